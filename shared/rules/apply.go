@@ -1,0 +1,365 @@
+package rules
+
+import (
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"time"
+	"unicode/utf8"
+)
+
+// New returns a game in its lobby. The options are validated first.
+func New(code string, opts Options, moderator, lang string, now time.Time) (State, error) {
+	if err := opts.Validate(); err != nil {
+		return State{}, err
+	}
+	if moderator != ModeratorApp && moderator != ModeratorHost {
+		return State{}, refusal(ErrBadField, "moderator must be app or host")
+	}
+	return State{Code: code, Rules: opts, Moderator: moderator, Lang: lang,
+		Phase: Phase{Name: PhaseLobby}, Created: now}, nil
+}
+
+// MaxName is the longest player name, in characters.
+const MaxName = 24
+
+// Join seats a new player in the lobby and returns the game and the player's id.
+// The name must already be trimmed; it must be unique at the table.
+func Join(s State, name string, now time.Time) (State, string, error) {
+	switch {
+	case s.Phase.Name != PhaseLobby:
+		return s, "", refusal(ErrWrongPhase, "the game has started; joining is closed")
+	case name == "" || utf8.RuneCountInString(name) > MaxName || !utf8.ValidString(name):
+		return s, "", refusal(ErrBadField, "a name is 1 to 24 characters")
+	case len(s.Players) >= s.Rules.MaxPlayers:
+		return s, "", ErrTableFull
+	}
+	for _, p := range s.Players {
+		if p.Name == name {
+			return s, "", ErrNameTaken
+		}
+	}
+	n := s.clone()
+	n.NextID++
+	id := "p" + strconv.Itoa(n.NextID)
+	n.Players = append(n.Players, Player{ID: id, Name: name, Seat: len(n.Players) + 1, Alive: true})
+	n.log(ToAll, Event{Type: EvJoined, Target: id})
+	return n, id, nil
+}
+
+// Apply applies one action at time now and returns the next state. Any transition
+// that fell due before now is applied first. A refused action returns the state it
+// was given, unchanged, and an *Error saying why.
+func Apply(s State, actor Actor, a Action, now time.Time) (State, error) {
+	n := Advance(s, now)
+	if err := n.check(actor, a); err != nil {
+		return s, err
+	}
+	if n.Phase.Name == PhaseGameOver {
+		return s, ErrGameOver
+	}
+	n = n.clone()
+	if err := n.do(actor, a, now); err != nil {
+		return s, err
+	}
+	return n, nil
+}
+
+// check refuses an action that is not among the actor's legal options, naming the
+// most helpful reason.
+func (s *State) check(actor Actor, a Action) error {
+	isHost, isPlayer := hostActions[a.Type], playerActions[a.Type]
+	switch {
+	case !isHost && !isPlayer:
+		return ErrUnknownAction
+	case s.Phase.Name == PhaseGameOver:
+		return ErrGameOver
+	case isHost && !actor.Host:
+		return ErrNotHost
+	case isPlayer && actor.Host:
+		return ErrNotPlayer
+	}
+	var p *Player
+	if isPlayer {
+		if p = s.player(actor.Player); p == nil {
+			return ErrNotPlayer
+		}
+		if s.Phase.Paused > 0 {
+			return ErrPaused
+		}
+	}
+	opts := Legal(*s, actor)
+	i := slices.IndexFunc(opts, func(o Option) bool { return o.Type == a.Type })
+	if i < 0 {
+		return s.diagnose(p, a)
+	}
+	o := opts[i]
+	switch a.Type {
+	case ActVote:
+		if a.Target == "" && o.Abstain {
+			return nil
+		}
+		return inTargets(o, a.Target)
+	case ActVoteAll:
+		if a.Yes == nil {
+			return refusal(ErrBadField, "vote_all needs yes: true or false")
+		}
+	case ActTestament:
+		if a.Verdict != "mafia" && a.Verdict != "honest" {
+			return refusal(ErrBadField, "a testament's verdict is mafia or honest")
+		}
+		return inTargets(o, a.Target)
+	case ActSeat:
+		if a.Seat < 1 || a.Seat > len(s.Players) {
+			return refusal(ErrBadField, "no such seat")
+		}
+		return inTargets(o, a.Target)
+	case ActManiacSide:
+		if a.Side != "alone" && a.Side != "mafia" {
+			return refusal(ErrBadField, "the Maniac's side is alone or mafia")
+		}
+	case ActConfigure:
+		if a.Options == nil {
+			return refusal(ErrBadField, "configure needs options")
+		}
+		return a.Options.Validate()
+	default:
+		if o.Targets != nil {
+			return inTargets(o, a.Target)
+		}
+	}
+	return nil
+}
+
+func inTargets(o Option, target string) error {
+	if !slices.Contains(o.Targets, target) {
+		return refusal(ErrBadTarget, o.Type+": that player is not a valid target now")
+	}
+	return nil
+}
+
+// diagnose explains why a known action is not legal for p now.
+func (s *State) diagnose(p *Player, a Action) error {
+	if p == nil {
+		if s.Phase.Paused > 0 && a.Type != ActResume {
+			return ErrPaused
+		}
+		return ErrWrongPhase
+	}
+	if s.Phase.Name != PhaseLobby && !p.Alive && s.speaker() != p.ID {
+		return ErrDead
+	}
+	switch a.Type {
+	case ActKill, ActCheck, ActHeal, ActProtect, ActDefend, ActShoot, ActSleep:
+		if s.Phase.Name != PhaseNight && s.Phase.Name != PhaseNightDoctor {
+			return ErrWrongPhase
+		}
+		if slices.Contains(s.Done, p.ID) || s.chose(p.ID, a.Type) {
+			return ErrAlreadyActed
+		}
+		return ErrNotYourRole
+	case ActNominate, ActWithdraw, ActEndSpeech:
+		if s.speaker() == "" {
+			return ErrWrongPhase
+		}
+		if s.speaker() != p.ID {
+			return ErrNotYourTurn
+		}
+		return refusal(ErrAlreadyActed, "no nominations left, or none to withdraw")
+	case ActVote, ActVoteAll:
+		if (a.Type == ActVote) != (s.Phase.Name == PhaseVote) || (s.Phase.Name != PhaseVote && s.Phase.Name != PhaseVoteAll) {
+			return ErrWrongPhase
+		}
+		return ErrAlreadyActed
+	case ActTestament, ActReveal:
+		return ErrNotYourRole
+	}
+	return ErrWrongPhase
+}
+
+// do carries out an action that check accepted.
+func (s *State) do(actor Actor, a Action, now time.Time) error {
+	switch a.Type {
+	case ActStart:
+		s.start(a.Deal, now)
+	case ActKick:
+		s.unseat(a.Target)
+		s.log(ToAll, Event{Type: EvKicked, Target: a.Target})
+	case ActLeave:
+		s.unseat(actor.Player)
+		s.log(ToAll, Event{Type: EvLeft, Target: actor.Player})
+	case ActSeat:
+		s.reseat(a.Target, a.Seat)
+	case ActConfigure:
+		s.Rules = *a.Options
+	case ActManiacSide:
+		// R-MANIAC-01: the host decides the Maniac's side and announces it.
+		s.Rules.ManiacSide = a.Side
+		s.log(ToAll, Event{Type: EvManiacSide, Result: a.Side})
+		if s.Phase.Name != PhaseLobby {
+			s.checkWin(now)
+		}
+	case ActAdvance:
+		s.timeout(now)
+	case ActPause:
+		left := time.Millisecond
+		if !s.Phase.EndsAt.IsZero() {
+			left = max(left, s.Phase.EndsAt.Sub(now))
+		}
+		s.Phase.Paused = left
+		s.log(ToAll, Event{Type: EvPaused})
+	case ActResume:
+		if !s.Phase.EndsAt.IsZero() {
+			s.Phase.EndsAt = now.Add(s.Phase.Paused)
+		}
+		s.Phase.Paused = 0
+		s.log(ToAll, Event{Type: EvResumed})
+	case ActWarn:
+		s.warn(a.Target, now)
+	case ActRemove:
+		s.log(ToAll, Event{Type: EvRemoved, Target: a.Target})
+		s.remove(a.Target, now)
+	case ActSleep, ActKill, ActCheck, ActHeal, ActProtect, ActDefend, ActShoot:
+		s.nightAct(actor.Player, a, now)
+	case ActNominate:
+		s.Nominations = append(s.Nominations, Nomination{By: actor.Player, Target: a.Target})
+		s.Phase.Nominated++
+		s.log(ToAll, Event{Type: EvNominated, Actor: actor.Player, Target: a.Target})
+	case ActWithdraw:
+		s.withdraw(actor.Player)
+	case ActEndSpeech:
+		s.nextSpeaker(now)
+	case ActRaiseHand:
+		s.Hands = append(s.Hands, actor.Player)
+		s.log(ToAll, Event{Type: EvHand, Target: actor.Player})
+	case ActVote:
+		s.Ballots = append(s.Ballots, Ballot{Voter: actor.Player, Target: a.Target, Half: !s.player(actor.Player).Alive})
+		s.voteCast(now)
+	case ActVoteAll:
+		s.Ballots = append(s.Ballots, Ballot{Voter: actor.Player, Yes: *a.Yes})
+		s.voteCast(now)
+	case ActTestament:
+		s.testament(actor.Player, a.Target, a.Verdict, now)
+	case ActReveal:
+		s.reveal(actor.Player, now)
+	}
+	return nil
+}
+
+// start deals the cards (R-CLASSIC-01, R-SPORT-01, R-PARTY-01, R-MANIAC-01) with the
+// action's random seed, and opens the first night.
+func (s *State) start(seed [32]byte, now time.Time) {
+	rng := rand.New(rand.NewChaCha8(seed))
+	n := len(s.Players)
+	if s.Rules.DrawSeats {
+		rng.Shuffle(n, func(i, j int) { s.Players[i], s.Players[j] = s.Players[j], s.Players[i] })
+		s.renumber()
+	}
+	deck := s.Rules.Deck(n)
+	rng.Shuffle(n, func(i, j int) { deck[i], deck[j] = deck[j], deck[i] })
+	for i := range s.Players {
+		s.Players[i].Role = deck[i]
+	}
+	s.log(ToAll, Event{Type: EvStarted})
+	s.startNight(now)
+}
+
+// Deck returns the cards for a table of n players, in a fixed order.
+func (o Options) Deck(n int) []Role {
+	black := o.MafiaCount(n)
+	deck := make([]Role, 0, n)
+	for i := range black {
+		if i == 0 && o.Don {
+			deck = append(deck, Don)
+		} else {
+			deck = append(deck, Mafia)
+		}
+	}
+	for _, c := range []struct {
+		on   bool
+		role Role
+	}{{o.Sheriff, Sheriff}, {o.Doctor, Doctor}, {o.Lover, Lover}, {o.Advocate, Advocate}, {o.Cinderella, Cinderella}, {o.Maniac, Maniac}} {
+		if c.on {
+			deck = append(deck, c.role)
+		}
+	}
+	for len(deck) < n {
+		deck = append(deck, Citizen)
+	}
+	return deck
+}
+
+func (s *State) unseat(id string) {
+	s.Players = slices.DeleteFunc(s.Players, func(p Player) bool { return p.ID == id })
+	s.renumber()
+}
+
+func (s *State) reseat(id string, seat int) {
+	i := slices.IndexFunc(s.Players, func(p Player) bool { return p.ID == id })
+	p := s.Players[i]
+	s.Players = slices.Delete(s.Players, i, i+1)
+	s.Players = slices.Insert(s.Players, seat-1, p)
+	s.renumber()
+}
+
+func (s *State) renumber() {
+	for i := range s.Players {
+		s.Players[i].Seat = i + 1
+	}
+}
+
+// warn gives a foul (R-SPORT-16): the WarningsToMute-th costs the next monologue,
+// the WarningsToRemove-th removes the player.
+func (s *State) warn(id string, now time.Time) {
+	p := s.player(id)
+	p.Warnings++
+	s.log(ToAll, Event{Type: EvWarned, Target: id, Result: strconv.Itoa(p.Warnings)})
+	switch {
+	case s.Rules.WarningsToRemove > 0 && p.Warnings >= s.Rules.WarningsToRemove:
+		s.log(ToAll, Event{Type: EvRemoved, Target: id, Result: "fouls"})
+		s.remove(id, now)
+	case s.Rules.WarningsToMute > 0 && p.Warnings == s.Rules.WarningsToMute:
+		p.Muted = 1
+	}
+}
+
+// remove takes a player out at once, with no last word (R-SPORT-16), and lets the
+// game go on without them.
+func (s *State) remove(id string, now time.Time) {
+	p := s.player(id)
+	p.Alive, p.Removed = false, true
+	s.showCard(p)
+	s.Ballots = slices.DeleteFunc(s.Ballots, func(b Ballot) bool { return b.Voter == id })
+	s.Nominations = slices.DeleteFunc(s.Nominations, func(n Nomination) bool { return n.Target == id })
+	s.Phase.Candidates = slices.DeleteFunc(s.Phase.Candidates, func(c string) bool { return c == id })
+	wasSpeaking := s.speaker() == id
+	s.Phase.Queue = slices.DeleteFunc(s.Phase.Queue, func(c string) bool { return c == id })
+	if s.checkWin(now) {
+		return
+	}
+	switch s.Phase.Name {
+	case PhaseNight, PhaseNightDoctor:
+		s.Choices = slices.DeleteFunc(s.Choices, func(c Choice) bool { return c.Actor == id })
+		s.Victims = slices.DeleteFunc(s.Victims, func(v string) bool { return v == id })
+		s.nightMaybeOver(now)
+	case PhaseVote, PhaseVoteAll:
+		if len(s.Phase.Candidates) == 0 {
+			s.acquit("removed", now)
+			return
+		}
+		s.voteCast(now)
+	default:
+		if wasSpeaking {
+			s.beginSpeech(now)
+		}
+	}
+}
+
+// showCard turns a leaving player's card face up when roles are open (R-CLASSIC-03,
+// R-SPORT-15).
+func (s *State) showCard(p *Player) {
+	if s.Rules.OpenRoles && !p.Shown {
+		p.Shown = true
+		s.log(ToAll, Event{Type: EvRole, Target: p.ID, Role: p.Role})
+	}
+}

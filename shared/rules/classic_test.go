@@ -1,0 +1,182 @@
+package rules
+
+import (
+	"slices"
+	"testing"
+)
+
+// TestClassicDeal: 2 mafia for 5-7 players, 3 for 8-10, about a third above; one
+// Commissar; the rest citizens (R-CLASSIC-01).
+func TestClassicDeal(t *testing.T) {
+	o, _ := Preset(PresetClassic)
+	for n, want := range map[int]int{5: 2, 6: 2, 7: 2, 8: 3, 9: 3, 10: 3, 12: 4, 15: 5} {
+		deck := o.Deck(n)
+		black := 0
+		for _, r := range deck {
+			if r.Team() == MafiaTeam {
+				black++
+			}
+		}
+		if black != want || len(deck) != n || slices.Index(deck, Sheriff) < 0 {
+			t.Errorf("R-CLASSIC-01: %d players: deck %v, want %d mafia and a Commissar", n, deck, want)
+		}
+	}
+}
+
+// TestClassicGame plays a whole classic game: the meeting night, open roles, a day
+// vote against anyone, the Commissar's check and testament, and the town's win.
+func TestClassicGame(t *testing.T) {
+	g := newGame(t, PresetClassic, 7, nil, Mafia, Mafia, Sheriff)
+	// R-CLASSIC-02: night 1 the mafia only meet; they see each other.
+	if opts := Legal(g.s, Actor{Player: id(1)}); len(opts) != 1 || opts[0].Type != ActSleep {
+		t.Fatalf("R-CLASSIC-02: night 1 offers %v", opts)
+	}
+	if v := ViewOf(g.s, Viewer{Player: id(1)}, g.now); v.Players[1].Role != Mafia {
+		t.Fatal("R-CLASSIC-02: the mafia do not learn each other")
+	}
+	g.quietNight()
+	// R-CLASSIC-03: everyone discusses, then votes against anyone; most votes is
+	// killed and the card is shown.
+	g.speeches(nil)
+	g.vote(map[int]int{1: 7, 2: 7, 3: 7, 4: 7, 5: 6, 6: 5, 7: 4})
+	g.wantDead(7)
+	g.wantEvent(EvRole, 7, "")
+	if v := ViewOf(g.s, Public, g.now); v.Players[6].Role != Citizen {
+		t.Fatal("R-CLASSIC-03: the card of the voted-out player is not shown")
+	}
+	// R-CLASSIC-06: killed by the vote, no last word.
+	g.want(PhaseNight)
+	// R-CLASSIC-04: the mafia agree on one victim; the Commissar checks: mafia.
+	g.night(map[int][]string{1: {"kill:3"}, 2: {"kill:3"}, 3: {"check:1"}})
+	// R-CLASSIC-05: the morning names the victim, and the card is shown.
+	g.wantDead(3)
+	g.wantEvent(EvKilled, 3, "")
+	g.wantEvent(EvRole, 3, "")
+	// R-CLASSIC-06: the night-killed Commissar has a last word and may name one
+	// checked player.
+	g.want(PhaseLastWord)
+	opts := Legal(g.s, Actor{Player: id(3)})
+	if i := slices.IndexFunc(opts, func(o Option) bool { return o.Type == ActTestament }); i < 0 || !slices.Equal(opts[i].Targets, []string{id(1)}) {
+		t.Fatalf("R-CLASSIC-06: testament options %v", opts)
+	}
+	g.refuse(3, Action{Type: ActTestament, Target: id(4), Verdict: "honest"}, ErrBadTarget)
+	if err := g.apply(Actor{Player: id(3)}, Action{Type: ActTestament, Target: id(1), Verdict: "mafia"}); err != nil {
+		t.Fatal(err)
+	}
+	g.wantEvent(EvTestament, 1, "mafia")
+	g.wantAlive(1) // without the Каттани variant the named player lives
+	g.lastWords()
+	// R-CLASSIC-09: the dead take no part in votes.
+	g.speeches(nil)
+	g.refuse(7, Action{Type: ActVote, Target: id(1)}, ErrDead)
+	g.vote(map[int]int{1: 4, 2: 4, 4: 1, 5: 1, 6: 1})
+	g.wantDead(1)
+	g.night(map[int][]string{2: {"kill:4"}})
+	g.speeches(nil)
+	g.vote(map[int]int{2: 5, 5: 2, 6: 2})
+	// R-CLASSIC-08: the town wins when every mafia is gone.
+	g.wantWinner(Town)
+}
+
+// TestClassicTestamentKills: in the Каттани variant a named player who really is
+// mafia dies at once, without a vote (R-CLASSIC-07).
+func TestClassicTestamentKills(t *testing.T) {
+	g := newGame(t, PresetClassic, 7, func(o *Options) { o.TestamentKills = true }, Mafia, Mafia, Sheriff)
+	g.quietNight()
+	g.speeches(nil)
+	g.vote(map[int]int{1: 7, 2: 7, 3: 7, 4: 7, 5: 7, 6: 7, 7: 6})
+	g.night(map[int][]string{1: {"kill:3"}, 2: {"kill:3"}, 3: {"check:2"}})
+	if err := g.apply(Actor{Player: id(3)}, Action{Type: ActTestament, Target: id(2), Verdict: "mafia"}); err != nil {
+		t.Fatal(err)
+	}
+	g.wantDead(2)
+	g.wantEvent(EvEliminated, 2, "testament")
+}
+
+// TestClassicElimination: under elimination the mafia must remove every other
+// player; parity does not end the game (R-CLASSIC-08). Parity is the other setting.
+func TestClassicElimination(t *testing.T) {
+	for _, win := range []string{"elimination", "parity"} {
+		t.Run(win, func(t *testing.T) {
+			g := newGame(t, PresetClassic, 5, func(o *Options) { o.Win = win }, Mafia, Mafia, Sheriff)
+			g.quietNight()
+			g.speeches(nil)
+			g.vote(map[int]int{1: 5, 2: 5, 3: 5, 4: 5, 5: 4}) // 2 black, 2 red left
+			if win == "parity" {
+				g.wantWinner(MafiaTeam)
+				return
+			}
+			g.want(PhaseNight)
+			g.night(map[int][]string{1: {"kill:3"}, 2: {"kill:3"}})
+			g.lastWords()
+			g.speeches(nil)
+			g.vote(map[int]int{1: 4, 2: 4, 4: 1})
+			g.wantWinner(MafiaTeam)
+		})
+	}
+}
+
+// TestClassicHalfVote: on an even split between two, last night's victim's half
+// vote decides (R-CLASSIC-10); it is off by default.
+func TestClassicHalfVote(t *testing.T) {
+	if o, _ := Preset(PresetClassic); o.HalfVote {
+		t.Fatal("R-CLASSIC-10: the half vote is on by default")
+	}
+	g := newGame(t, PresetClassic, 8, func(o *Options) { o.HalfVote = true }, Mafia, Mafia, Mafia, Sheriff)
+	g.quietNight()
+	g.speeches(nil)
+	g.vote(map[int]int{1: 8, 2: 8, 3: 8, 4: 8, 5: 8, 6: 8, 7: 8, 8: 7})
+	g.night(map[int][]string{1: {"kill:5"}, 2: {"kill:5"}, 3: {"kill:5"}})
+	g.speeches(nil)
+	// The half voter votes first; then 3-3 between seats 1 and 6.
+	g.do(5, ActVote, 1)
+	g.vote(map[int]int{1: 6, 2: 6, 3: 6, 4: 1, 6: 1, 7: 1})
+	g.wantDead(1)
+	g.wantAlive(6)
+}
+
+// TestClassicDoctor: the Doctor heals one player a night, mafia included; the
+// morning says the mafia tried but the doctor healed, and may name whom he treated
+// (R-CLASSIC-11).
+func TestClassicDoctor(t *testing.T) {
+	g := newGame(t, PresetClassic, 7, func(o *Options) { o.Doctor, o.DoctorNamesPatient = true, true }, Mafia, Mafia, Sheriff, Doctor)
+	g.quietNight()
+	g.speeches(nil)
+	g.vote(map[int]int{1: 7, 2: 7, 3: 7, 4: 7, 5: 7, 6: 7, 7: 6})
+	g.night(map[int][]string{1: {"kill:5"}, 2: {"kill:5"}, 4: {"heal:5"}})
+	g.wantAlive(5)
+	g.wantEvent(EvHealed, 5, "")
+	g.speeches(nil)
+	g.vote(map[int]int{1: 6, 2: 6, 3: 6, 4: 6, 5: 6, 6: 5})
+	g.night(map[int][]string{1: {"kill:5"}, 2: {"kill:5"}, 4: {"heal:1"}})
+	g.wantDead(5)
+	g.wantEvent(EvTreated, 1, "") // "…who was healthy anyway"
+}
+
+// TestClassicLover: the Lover's guest survives the mafia (R-CLASSIC-11).
+func TestClassicLover(t *testing.T) {
+	g := newGame(t, PresetClassic, 7, func(o *Options) { o.Lover = true }, Mafia, Mafia, Sheriff, Lover)
+	g.quietNight()
+	g.speeches(nil)
+	g.vote(map[int]int{1: 7, 2: 7, 3: 7, 4: 7, 5: 7, 6: 7, 7: 6})
+	g.night(map[int][]string{1: {"kill:5"}, 2: {"kill:5"}, 4: {"protect:5"}})
+	g.wantAlive(5)
+	g.wantEvent(EvMissed, 0, "")
+}
+
+// TestClassicShootingCommissar: instead of checking, he shoots; a citizen hit is
+// "the Commissar missed", a mafia hit dies (R-CLASSIC-11).
+func TestClassicShootingCommissar(t *testing.T) {
+	g := newGame(t, PresetClassic, 8, func(o *Options) { o.Commissar = "shoot"; o.Testament = false }, Mafia, Mafia, Mafia, Sheriff)
+	g.quietNight()
+	g.speeches(nil)
+	g.vote(map[int]int{1: 8, 2: 8, 3: 8, 4: 8, 5: 8, 6: 8, 7: 8, 8: 7})
+	g.refuse(4, Action{Type: ActCheck, Target: id(1)}, ErrNotYourRole)
+	g.night(map[int][]string{4: {"shoot:5"}})
+	g.wantAlive(5)
+	g.wantEvent(EvSheriffMissed, 0, "")
+	g.speeches(nil)
+	g.vote(map[int]int{1: 7, 2: 7, 3: 7, 4: 7, 5: 7, 6: 7, 7: 6})
+	g.night(map[int][]string{4: {"shoot:2"}})
+	g.wantDead(2)
+}

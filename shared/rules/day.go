@@ -1,0 +1,209 @@
+package rules
+
+import (
+	"slices"
+	"time"
+)
+
+// lastWords gives each of ids a last word (R-SPORT-09), then moves to next.
+func (s *State) lastWords(ids []string, next string, now time.Time) {
+	if len(ids) == 0 {
+		s.enter(next, now)
+		return
+	}
+	s.Phase = Phase{Name: PhaseLastWord, Queue: ids, Next: next}
+	s.beginSpeech(now)
+}
+
+// enter opens a phase that follows speeches or votes.
+func (s *State) enter(name string, now time.Time) {
+	switch name {
+	case PhaseDay:
+		s.startDay(now)
+	case PhaseIntro:
+		// R-MANIAC-02: day 0, every player introduces themselves, from seat 1.
+		s.Phase = Phase{Name: PhaseIntro, Queue: s.ids(func(p *Player) bool { return p.Alive })}
+		s.beginSpeech(now)
+	case PhaseVote:
+		s.openVote(s.Phase.Candidates, now)
+	default:
+		s.startNight(now)
+	}
+}
+
+// startDay opens a day of monologues. Day 1 starts at seat 1; each later day at the
+// next living seat after the previous day's first speaker (R-SPORT-03).
+func (s *State) startDay(now time.Time) {
+	s.Day++
+	s.Nominations, s.Ballots, s.VoteRound, s.Repeats, s.Hands = nil, nil, 0, 0, nil
+	s.log(ToAll, Event{Type: EvDayBegan})
+	first := s.nextLiving(s.FirstSpeaker)
+	s.FirstSpeaker = first
+	s.speeches(first, now)
+}
+
+// speeches opens a round of monologues starting with first.
+func (s *State) speeches(first string, now time.Time) {
+	alive := s.ids(func(p *Player) bool { return p.Alive })
+	i := max(0, slices.Index(alive, first))
+	order := append(alive[i:len(alive):len(alive)], alive[:i]...)
+	s.Phase = Phase{Name: PhaseDay, Queue: order}
+	s.beginSpeech(now)
+}
+
+// nextLiving is the first living player seated after the player with id (or seat 1
+// when id is "").
+func (s *State) nextLiving(id string) string {
+	start := 0
+	if i := slices.IndexFunc(s.Players, func(p Player) bool { return p.ID == id }); i >= 0 {
+		start = i + 1
+	}
+	for k := range s.Players {
+		p := s.Players[(start+k)%len(s.Players)]
+		if p.Alive {
+			return p.ID
+		}
+	}
+	return ""
+}
+
+// beginSpeech starts the speech of the head of the queue, skipping a day speaker who
+// lost the monologue to fouls (R-SPORT-16); with nobody left it ends the phase.
+func (s *State) beginSpeech(now time.Time) {
+	for len(s.Phase.Queue) > 0 && s.Phase.Name == PhaseDay {
+		p := s.player(s.Phase.Queue[0])
+		if p.Muted == 0 {
+			break
+		}
+		p.Muted = 0
+		s.log(ToAll, Event{Type: EvMuted, Target: p.ID})
+		s.Phase.Queue = s.Phase.Queue[1:]
+	}
+	if len(s.Phase.Queue) == 0 {
+		s.speechesOver(now)
+		return
+	}
+	s.Phase.Nominated = 0
+	d := map[string]int{PhaseIntro: s.Rules.Intro, PhaseDay: s.Rules.Speech, PhaseDefence: s.Rules.Defence, PhaseLastWord: s.Rules.LastWord}[s.Phase.Name]
+	if s.Phase.Reason == "extra" {
+		d = s.Rules.ExtraSpeech
+	}
+	s.Phase.EndsAt = now.Add(seconds(d))
+}
+
+// nextSpeaker ends the current speech ("Thank you", or time) and starts the next.
+func (s *State) nextSpeaker(now time.Time) {
+	s.Phase.Queue = s.Phase.Queue[1:]
+	s.beginSpeech(now)
+}
+
+// speechesOver moves on once a round of speeches has ended.
+func (s *State) speechesOver(now time.Time) {
+	switch s.Phase.Name {
+	case PhaseIntro:
+		s.startNight(now)
+	case PhaseLastWord:
+		if s.checkWin(now) {
+			return
+		}
+		s.enter(s.Phase.Next, now)
+	case PhaseDefence:
+		if s.Phase.Next == PhaseVoteAll {
+			s.openVoteAll(s.Phase.Candidates, s.Phase.Reason, now)
+			return
+		}
+		s.openVote(s.Phase.Candidates, now)
+	case PhaseDay:
+		// R-MANIAC-09: those who raised a hand speak again, briefly, after the round.
+		var hands []string
+		for _, id := range s.Hands {
+			if s.player(id).Alive {
+				hands = append(hands, id)
+			}
+		}
+		if s.Phase.Reason == "" && len(hands) > 0 {
+			s.Hands = nil
+			s.Phase = Phase{Name: PhaseDay, Queue: hands, Reason: "extra"}
+			s.beginSpeech(now)
+			return
+		}
+		s.dayOver(now)
+	}
+}
+
+// dayOver opens the vote after the monologues (R-SPORT-05, R-SPORT-06).
+func (s *State) dayOver(now time.Time) {
+	if s.Rules.Voting == "anyone" {
+		// R-CLASSIC-03, R-MANIAC-10: every living player can be voted against.
+		s.openVote(s.ids(func(p *Player) bool { return p.Alive }), now)
+		return
+	}
+	var nominees []string
+	for _, n := range s.Nominations {
+		nominees = append(nominees, n.Target)
+	}
+	switch {
+	case len(nominees) == 0:
+		s.acquit("no_nominees", now)
+	case len(nominees) == 1 && s.Day == 1 && s.Rules.Day1SingleNomineeStays && s.Repeats == 0:
+		s.acquit("single_nominee", now) // R-SPORT-06
+	case s.Rules.NomineeDefence:
+		// R-PARTY-09: each accused answers the accusation before the vote.
+		s.Phase = Phase{Name: PhaseDefence, Queue: nominees, Candidates: nominees, Reason: "accused", Next: PhaseVote}
+		s.beginSpeech(now)
+	default:
+		s.openVote(nominees, now)
+	}
+}
+
+// withdraw takes back the speaker's own nomination made in this monologue (R-SPORT-04).
+func (s *State) withdraw(by string) {
+	for i := len(s.Nominations) - 1; i >= 0; i-- {
+		if s.Nominations[i].By == by {
+			s.log(ToAll, Event{Type: EvWithdrawn, Actor: by, Target: s.Nominations[i].Target})
+			s.Nominations = slices.Delete(s.Nominations, i, i+1)
+			s.Phase.Nominated--
+			return
+		}
+	}
+}
+
+// testament is the night-killed Commissar's last word about a checked player
+// (R-CLASSIC-06); in the Каттани variant a named mafia dies at once (R-CLASSIC-07).
+func (s *State) testament(id, target, verdict string, now time.Time) {
+	s.player(id).Spoke = true
+	s.log(ToAll, Event{Type: EvTestament, Actor: id, Target: target, Result: verdict})
+	t := s.player(target)
+	if s.Rules.TestamentKills && verdict == "mafia" && t.Alive && t.Role.Black() {
+		t.Alive = false
+		s.log(ToAll, Event{Type: EvEliminated, Target: target, Result: "testament"})
+		s.showCard(t)
+		s.checkWin(now)
+	}
+}
+
+// reveal shows the Commissar's card; every mafia he rightly named leaves
+// (R-PARTY-04).
+func (s *State) reveal(id string, now time.Time) {
+	p := s.player(id)
+	p.Shown = true
+	speaker := s.speaker()
+	s.log(ToAll, Event{Type: EvRevealed, Actor: id})
+	s.log(ToAll, Event{Type: EvRole, Target: id, Role: p.Role})
+	for _, t := range p.Named {
+		if q := s.player(t); q.Alive {
+			q.Alive = false
+			s.log(ToAll, Event{Type: EvEliminated, Target: t, Result: "reveal"})
+			s.showCard(q)
+			s.Nominations = slices.DeleteFunc(s.Nominations, func(n Nomination) bool { return n.Target == t })
+			s.Phase.Queue = slices.DeleteFunc(s.Phase.Queue, func(c string) bool { return c == t })
+			s.Phase.Candidates = slices.DeleteFunc(s.Phase.Candidates, func(c string) bool { return c == t })
+		}
+	}
+	if s.checkWin(now) {
+		return
+	}
+	if s.speaker() != speaker {
+		s.beginSpeech(now) // the speaker was among them
+	}
+}

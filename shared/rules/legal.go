@@ -1,0 +1,243 @@
+package rules
+
+import "slices"
+
+// Option is one action a viewer may take now, with the targets it accepts. The
+// frontend draws its buttons from these and never re-implements a rule.
+type Option struct {
+	Type    string   `json:"type"`
+	Targets []string `json:"targets,omitempty"`
+	// Abstain: a vote may be cast for nobody (R-PARTY-09).
+	Abstain bool `json:"abstain,omitempty"`
+	// Verdicts are the words a testament may use (R-CLASSIC-06).
+	Verdicts []string `json:"verdicts,omitempty"`
+}
+
+// Legal returns the actions actor may take in s now. Apply accepts exactly these.
+func Legal(s State, actor Actor) []Option {
+	if s.Phase.Name == PhaseGameOver {
+		return nil
+	}
+	if actor.Host {
+		return s.hostOptions()
+	}
+	p := s.player(actor.Player)
+	if p == nil || s.Phase.Paused > 0 {
+		return nil
+	}
+	return s.playerOptions(p)
+}
+
+func (s *State) hostOptions() []Option {
+	all := s.ids(func(*Player) bool { return true })
+	alive := s.ids(func(p *Player) bool { return p.Alive })
+	if s.Phase.Name == PhaseLobby {
+		opts := []Option{{Type: ActConfigure}, {Type: ActManiacSide}}
+		if len(all) > 0 {
+			opts = append(opts, Option{Type: ActKick, Targets: all}, Option{Type: ActSeat, Targets: all})
+		}
+		if s.Rules.ValidateTable(len(s.Players)) == nil {
+			opts = append(opts, Option{Type: ActStart})
+		}
+		return opts
+	}
+	if s.Phase.Paused > 0 {
+		return []Option{{Type: ActResume}}
+	}
+	opts := []Option{{Type: ActAdvance}, {Type: ActPause}}
+	if s.Rules.WarningsToMute > 0 || s.Rules.WarningsToRemove > 0 {
+		opts = append(opts, Option{Type: ActWarn, Targets: alive})
+	}
+	opts = append(opts, Option{Type: ActRemove, Targets: alive})
+	if s.Moderator == ModeratorHost && s.Rules.Maniac && s.Day == 0 {
+		opts = append(opts, Option{Type: ActManiacSide})
+	}
+	return opts
+}
+
+func (s *State) playerOptions(p *Player) []Option {
+	if s.Phase.Name == PhaseLobby {
+		return []Option{{Type: ActLeave}}
+	}
+	var opts []Option
+	if s.Phase.Name == PhaseLastWord && s.speaker() == p.ID {
+		opts = append(opts, Option{Type: ActEndSpeech})
+		if t := s.testamentTargets(p); len(t) > 0 {
+			opts = append(opts, Option{Type: ActTestament, Targets: t, Verdicts: []string{"mafia", "honest"}})
+		}
+		return opts
+	}
+	if !p.Alive {
+		if s.Phase.Name == PhaseVote && s.halfVoteOpen(p) {
+			return []Option{{Type: ActVote, Targets: s.Phase.Candidates}}
+		}
+		return nil
+	}
+	switch s.Phase.Name {
+	case PhaseNight, PhaseNightDoctor:
+		if slices.Contains(s.Done, p.ID) {
+			return nil
+		}
+		return append(s.nightTasks(p), Option{Type: ActSleep})
+	case PhaseIntro, PhaseDefence:
+		if s.speaker() == p.ID {
+			opts = append(opts, Option{Type: ActEndSpeech})
+		}
+	case PhaseDay:
+		if s.Rules.ExtraSpeech > 0 && s.Phase.Reason == "" && s.speaker() != p.ID && !slices.Contains(s.Hands, p.ID) {
+			opts = append(opts, Option{Type: ActRaiseHand})
+		}
+		if s.speaker() == p.ID {
+			if t := s.nominationTargets(); len(t) > 0 {
+				opts = append(opts, Option{Type: ActNominate, Targets: t})
+			}
+			if s.Phase.Nominated > 0 {
+				opts = append(opts, Option{Type: ActWithdraw})
+			}
+			opts = append(opts, Option{Type: ActEndSpeech})
+		}
+	case PhaseVote:
+		if !s.hasBallot(p.ID) {
+			opts = append(opts, Option{Type: ActVote, Targets: s.Phase.Candidates, Abstain: s.Rules.NonVoters == "abstain" || s.Rules.Voting == "anyone"})
+		}
+	case PhaseVoteAll:
+		if !s.hasBallot(p.ID) {
+			opts = append(opts, Option{Type: ActVoteAll})
+		}
+	}
+	if s.revealOpen(p) {
+		opts = append(opts, Option{Type: ActReveal})
+	}
+	return opts
+}
+
+// ids lists the ids of the players that pass keep, in seat order.
+func (s *State) ids(keep func(*Player) bool) []string {
+	var out []string
+	for i := range s.Players {
+		if keep(&s.Players[i]) {
+			out = append(out, s.Players[i].ID)
+		}
+	}
+	return out
+}
+
+// speaker is the player whose speech it is, or "".
+func (s *State) speaker() string {
+	switch s.Phase.Name {
+	case PhaseIntro, PhaseDay, PhaseDefence, PhaseLastWord:
+		if len(s.Phase.Queue) > 0 {
+			return s.Phase.Queue[0]
+		}
+	}
+	return ""
+}
+
+func (s *State) hasBallot(id string) bool {
+	return slices.ContainsFunc(s.Ballots, func(b Ballot) bool { return b.Voter == id })
+}
+
+func (s *State) nominated(id string) bool {
+	return slices.ContainsFunc(s.Nominations, func(n Nomination) bool { return n.Target == id })
+}
+
+// nominationTargets are the living players not yet nominated today, while the
+// speaker and the day still have nominations left (R-SPORT-04, R-PARTY-09).
+func (s *State) nominationTargets() []string {
+	if s.Rules.Voting != "nominees" || s.Phase.Nominated >= s.Rules.NominationsPerSpeech {
+		return nil
+	}
+	if s.Rules.MaxNominees > 0 && len(s.Nominations) >= s.Rules.MaxNominees {
+		return nil
+	}
+	return s.ids(func(p *Player) bool { return p.Alive && !s.nominated(p.ID) })
+}
+
+// testamentTargets are the players a night-killed Commissar checked and may name in
+// his last word (R-CLASSIC-06).
+func (s *State) testamentTargets(p *Player) []string {
+	if !s.Rules.Testament || p.Role != Sheriff || p.Spoke || s.Phase.Next != PhaseDay {
+		return nil
+	}
+	var out []string
+	for _, c := range p.Checks {
+		if c.Kind == "black" && !slices.Contains(out, c.Target) {
+			out = append(out, c.Target)
+		}
+	}
+	return out
+}
+
+// revealOpen: the Commissar may show his card on a day before the first vote, once
+// he has been right often enough (R-PARTY-04).
+func (s *State) revealOpen(p *Player) bool {
+	return s.Rules.RevealAfter > 0 && p.Role == Sheriff && p.Alive && !p.Shown &&
+		p.Right >= s.Rules.RevealAfter && s.VoteRound == 0 && s.Repeats == 0 &&
+		(s.Phase.Name == PhaseDay || (s.Phase.Name == PhaseDefence && s.Phase.Next == PhaseVote && s.Phase.Reason == "accused"))
+}
+
+// halfVoteOpen: last night's victim may cast a half vote in the day's first vote
+// (R-CLASSIC-10).
+func (s *State) halfVoteOpen(p *Player) bool {
+	return s.Rules.HalfVote && s.HalfVoter == p.ID && s.VoteRound == 0 && s.Repeats == 0 && !s.hasBallot(p.ID)
+}
+
+// nightTasks are the acts a player still owes in this night step. Every living
+// player has the same one-tap "sleep" beside them, so taps give no role away.
+func (s *State) nightTasks(p *Player) []Option {
+	meeting := s.Rules.FirstNightMeeting && s.Night == 1
+	if meeting {
+		return nil
+	}
+	others := s.ids(func(q *Player) bool { return q.Alive && q.ID != p.ID })
+	alive := s.ids(func(q *Player) bool { return q.Alive })
+	if s.Phase.Name == PhaseNightDoctor {
+		if p.Role == Doctor {
+			return []Option{{Type: ActHeal, Targets: s.Victims}}
+		}
+		return nil
+	}
+	var tasks []Option
+	add := func(typ string, targets []string) {
+		if !s.chose(p.ID, typ) {
+			tasks = append(tasks, Option{Type: typ, Targets: targets})
+		}
+	}
+	switch p.Role {
+	case Mafia, Don:
+		add(ActKill, others)
+		if p.Role == Don && s.Rules.DonChecks {
+			add(ActCheck, others)
+		}
+	case Maniac:
+		add(ActKill, others)
+	case Sheriff:
+		// One act a night: check, shoot, or either (R-MANIAC-05).
+		if s.chose(p.ID, ActCheck) || s.chose(p.ID, ActShoot) {
+			break
+		}
+		switch s.Rules.Commissar {
+		case "check", "public":
+			add(ActCheck, others)
+		case "shoot":
+			add(ActShoot, others)
+		case "check_or_shoot":
+			add(ActCheck, others)
+			add(ActShoot, others)
+		}
+	case Doctor:
+		if !s.Rules.DoctorVictims {
+			add(ActHeal, alive)
+		}
+	case Lover, Cinderella:
+		add(ActProtect, others)
+	case Advocate:
+		add(ActDefend, others)
+	}
+	return tasks
+}
+
+// chose reports whether id already made a night choice of this type.
+func (s *State) chose(id, typ string) bool {
+	return slices.ContainsFunc(s.Choices, func(c Choice) bool { return c.Actor == id && c.Type == typ })
+}

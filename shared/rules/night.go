@@ -1,0 +1,324 @@
+package rules
+
+import (
+	"slices"
+	"time"
+)
+
+// startNight puts the city to sleep: every living player gets a night task.
+func (s *State) startNight(now time.Time) {
+	s.Night++
+	s.Choices, s.Done, s.Victims = nil, nil, nil
+	s.Nominations, s.Ballots = nil, nil
+	s.Phase = Phase{Name: PhaseNight, EndsAt: now.Add(seconds(s.Rules.Night))}
+	s.log(ToAll, Event{Type: EvNightFell})
+}
+
+func seconds(n int) time.Duration { return time.Duration(n) * time.Second }
+
+// nightAct records one night act. Checks are answered at once, to the asker only,
+// as a host nods or shakes his head (R-SPORT-11, R-SPORT-12, R-MANIAC-04/05).
+func (s *State) nightAct(id string, a Action, now time.Time) {
+	p := s.player(id)
+	if a.Type == ActSleep {
+		s.finish(id, now)
+		return
+	}
+	s.Choices = append(s.Choices, Choice{Actor: id, Type: a.Type, Target: a.Target})
+	s.log(ToMod, Event{Type: EvAct, Actor: id, Target: a.Target, Result: a.Type})
+	if a.Type == ActKill && p.Role.Team() == MafiaTeam {
+		s.log(ToMafia, Event{Type: EvShot, Actor: id, Target: a.Target})
+	}
+	if a.Type == ActCheck {
+		s.answerCheck(p, a.Target)
+	}
+	if len(s.nightTasks(p)) == 0 {
+		s.finish(id, now)
+	}
+}
+
+// answerCheck tells the asker what the host would: the Don learns whether the target
+// is the Sheriff (R-SPORT-11); the Sheriff learns red or black, the Don showing black
+// and the Maniac red (R-SPORT-12, R-MANIAC-05).
+func (s *State) answerCheck(p *Player, target string) {
+	t := s.player(target)
+	c := Check{Night: s.Night, Target: target}
+	if p.Role == Don {
+		c.Kind, c.Yes = "sheriff", t.Role == Sheriff
+	} else {
+		c.Kind, c.Yes = "black", t.Role.Black()
+	}
+	p.Checks = append(p.Checks, c)
+	result := map[string]map[bool]string{"sheriff": {true: "sheriff", false: "not_sheriff"}, "black": {true: "black", false: "red"}}[c.Kind][c.Yes]
+	s.log(p.ID, Event{Type: EvChecked, Actor: p.ID, Target: target, Result: result})
+	if c.Kind == "black" && c.Yes && !slices.Contains(p.Named, target) {
+		p.Named = append(p.Named, target)
+	}
+}
+
+func (s *State) finish(id string, now time.Time) {
+	if !slices.Contains(s.Done, id) {
+		s.Done = append(s.Done, id)
+	}
+	s.nightMaybeOver(now)
+}
+
+// nightMaybeOver ends the night step once every living player has finished.
+func (s *State) nightMaybeOver(now time.Time) {
+	for _, p := range s.living() {
+		if !slices.Contains(s.Done, p.ID) {
+			return
+		}
+	}
+	s.endNightStep(now)
+}
+
+// endNightStep resolves the night: the kills and protections of the night step, then
+// the Doctor's step where he chooses among the victims (R-MANIAC-07), then morning.
+func (s *State) endNightStep(now time.Time) {
+	if s.Phase.Name == PhaseNight {
+		s.Victims = s.victims()
+		if s.Rules.DoctorVictims && len(s.Victims) > 0 && s.roleAlive(Doctor) {
+			s.Done = nil
+			s.Phase = Phase{Name: PhaseNightDoctor, EndsAt: now.Add(seconds(s.Rules.Night))}
+			return
+		}
+	}
+	s.morning(now)
+}
+
+func (s *State) roleAlive(r Role) bool {
+	return slices.ContainsFunc(s.Players, func(p Player) bool { return p.Alive && p.Role == r })
+}
+
+// choice returns the target of the first choice of type typ by a living player with
+// role r, or "".
+func (s *State) choice(r Role, typ string) (actor, target string) {
+	for _, c := range s.Choices {
+		if p := s.player(c.Actor); p != nil && p.Alive && p.Role == r && c.Type == typ {
+			return c.Actor, c.Target
+		}
+	}
+	return "", ""
+}
+
+// mafiaTarget turns the black players' shots into one kill, or "" for a miss.
+func (s *State) mafiaTarget() string {
+	shots := map[string]string{}
+	var shooters []string
+	donShot := ""
+	for _, p := range s.living() {
+		if p.Role.Team() != MafiaTeam {
+			continue
+		}
+		shooters = append(shooters, p.ID)
+		for _, c := range s.Choices {
+			if c.Actor == p.ID && c.Type == ActKill {
+				shots[p.ID] = c.Target
+				if p.Role == Don {
+					donShot = c.Target
+				}
+			}
+		}
+	}
+	mode := s.Rules.MafiaKill
+	if mode == "don" && !s.roleAlive(Don) {
+		mode = "majority" // R-MANIAC-03: without the Don the team decides together.
+	}
+	switch mode {
+	case "unanimous":
+		// R-SPORT-10: all living black players on the same seat, or a miss.
+		target := ""
+		for _, id := range shooters {
+			t, ok := shots[id]
+			if !ok || (target != "" && t != target) {
+				return ""
+			}
+			target = t
+		}
+		return target
+	case "don":
+		return donShot // R-MANIAC-03: the Don's choice is final.
+	default:
+		// R-CLASSIC-04: the choice with the most shots; an even split is a miss.
+		count := map[string]int{}
+		for _, t := range shots {
+			count[t]++
+		}
+		best, bestN, tied := "", 0, false
+		for _, id := range shooters {
+			t, ok := shots[id]
+			if !ok {
+				continue
+			}
+			switch n := count[t]; {
+			case n > bestN:
+				best, bestN, tied = t, n, false
+			case n == bestN && t != best:
+				tied = true
+			}
+		}
+		if tied {
+			return ""
+		}
+		return best
+	}
+}
+
+// victims works out who dies tonight before the Doctor's last step: the mafia's
+// target unless protected, the Commissar's and the Maniac's shots, and the double
+// death of R-PARTY-08. It logs the public news of saves and misses.
+func (s *State) victims() []string {
+	if s.Rules.FirstNightMeeting && s.Night == 1 {
+		return nil
+	}
+	var out []string
+	add := func(id string) {
+		if id != "" && s.player(id).Alive && !slices.Contains(out, id) {
+			out = append(out, id)
+		}
+	}
+	mafia := s.mafiaTarget()
+	_, healed := s.choice(Doctor, ActHeal)
+	if s.Rules.DoctorVictims {
+		healed = ""
+	}
+	_, loverGuest := s.choice(Lover, ActProtect)
+	_, cinderellaGuest := s.choice(Cinderella, ActProtect)
+	switch {
+	case mafia == "":
+	case mafia == loverGuest || mafia == cinderellaGuest:
+		// R-CLASSIC-11 (Lover), R-PARTY-05 (Cinderella): the guest survives.
+		s.log(ToMod, Event{Type: EvHealed, Target: mafia, Result: "protected"})
+	case mafia == healed:
+		// R-CLASSIC-11: "the mafia tried, but the doctor healed".
+		s.log(ToAll, Event{Type: EvHealed, Target: s.patientName(mafia)})
+	default:
+		add(mafia)
+	}
+	if healed != "" && healed != mafia && s.Rules.DoctorNamesPatient {
+		s.log(ToAll, Event{Type: EvTreated, Target: healed}) // "…who was healthy anyway"
+	}
+	if sheriff, shot := s.choice(Sheriff, ActShoot); shot != "" {
+		t := s.player(shot)
+		if s.Rules.Commissar == "shoot" && !t.Role.Black() {
+			// R-CLASSIC-11: a miss on a citizen is announced, nobody dies.
+			s.log(ToAll, Event{Type: EvSheriffMissed})
+		} else {
+			add(shot) // R-CLASSIC-11 hit on mafia; R-MANIAC-05 the shot victim dies.
+		}
+		s.log(ToMod, Event{Type: EvAct, Actor: sheriff, Target: shot, Result: "shot"})
+	}
+	if _, kill := s.choice(Maniac, ActKill); kill != "" {
+		add(kill) // R-MANIAC-06
+	}
+	if s.Rules.DoubleDeath && mafia != "" && slices.Contains(out, mafia) {
+		// R-PARTY-08: the Commissar killed on a night he was right takes the named
+		// mafia with him.
+		if p := s.player(mafia); p.Role == Sheriff {
+			for _, c := range p.Checks {
+				if c.Night == s.Night && c.Kind == "black" && c.Yes {
+					add(c.Target)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// patientName is the healed player when the rules name the patient, else "".
+func (s *State) patientName(id string) string {
+	if s.Rules.DoctorNamesPatient {
+		return id
+	}
+	return ""
+}
+
+// doctorSave applies the Doctor's last step (R-MANIAC-07): he saves one victim; a
+// player already saved once cannot be saved again, and then the night's other victim
+// is saved instead. Reading taken: "the other victim" is the first victim, in the
+// order of the night, who was never saved.
+func (s *State) doctorSave() {
+	_, pick := s.choice(Doctor, ActHeal)
+	if pick == "" {
+		return
+	}
+	saved := pick
+	if s.Rules.DoctorOncePerPlayer && s.player(pick).Saved {
+		saved = ""
+		for _, v := range s.Victims {
+			if v != pick && !s.player(v).Saved {
+				saved = v
+				break
+			}
+		}
+		s.log(ToMod, Event{Type: EvHealed, Target: pick, Result: "refused"})
+	}
+	if saved == "" {
+		return
+	}
+	s.player(saved).Saved = true
+	s.Victims = slices.DeleteFunc(s.Victims, func(v string) bool { return v == saved })
+	s.log(ToAll, Event{Type: EvHealed, Target: saved})
+}
+
+// morning announces the night (R-CLASSIC-05, R-SPORT-13): who died or that nobody
+// did, the Commissar's public right/wrong (R-PARTY-03), and the last words.
+func (s *State) morning(now time.Time) {
+	meeting := s.Rules.FirstNightMeeting && s.Night == 1
+	if s.Phase.Name == PhaseNightDoctor {
+		s.doctorSave()
+	}
+	s.log(ToAll, Event{Type: EvMorning})
+	if s.Rules.Commissar == "public" {
+		if sheriff, target := s.choice(Sheriff, ActCheck); target != "" {
+			result := "wrong"
+			if s.player(target).Role.Black() {
+				result = "right"
+				s.player(sheriff).Right++
+			}
+			s.log(ToAll, Event{Type: EvCommissar, Result: result})
+		}
+	}
+	_, s.Defended = s.choice(Advocate, ActDefend)
+	s.HalfVoter = ""
+	if !meeting && len(s.Victims) == 0 {
+		s.log(ToAll, Event{Type: EvMissed})
+	}
+	var words []string
+	for _, id := range s.Victims {
+		p := s.player(id)
+		p.Alive = false
+		s.log(ToAll, Event{Type: EvKilled, Target: id})
+		s.showCard(p)
+		if s.lastWordAtNight(p) {
+			words = append(words, id)
+		}
+	}
+	if len(s.Victims) > 0 && s.Rules.HalfVote {
+		s.HalfVoter = s.Victims[0]
+	}
+	s.Choices, s.Done, s.Victims = nil, nil, nil
+	if s.checkWin(now) {
+		return
+	}
+	next := PhaseDay
+	if s.Rules.IntroRound && s.Day == 0 && meeting {
+		next = PhaseIntro
+	}
+	s.lastWords(words, next, now)
+}
+
+// lastWordAtNight: who killed at night speaks (R-SPORT-09 everyone; R-MANIAC-08 town
+// players but the Sheriff; R-CLASSIC-06 only the Commissar).
+func (s *State) lastWordAtNight(p *Player) bool {
+	switch s.Rules.LastWords {
+	case "all":
+		return true
+	case "town_night":
+		return p.Role.Team() == Town && p.Role != Sheriff
+	case "sheriff_night":
+		return p.Role == Sheriff
+	}
+	return false
+}

@@ -1,0 +1,353 @@
+package rules
+
+import (
+	"fmt"
+)
+
+// Options are the rules in force for one game: a preset's defaults with any house
+// changes on top. Every switch the rule texts vary on is here, with the rule that
+// decides it.
+type Options struct {
+	// Preset names the rule set the options started from: classic, sport, party,
+	// maniac or custom.
+	Preset string `json:"preset"`
+
+	// MinPlayers and MaxPlayers bound the table (R-CLASSIC-01, R-SPORT-01, R-PARTY-01).
+	MinPlayers int `json:"minPlayers"`
+	MaxPlayers int `json:"maxPlayers"`
+
+	// Mafia is the number of black cards including the Don; 0 means "by the table
+	// size" as MafiaFormula says.
+	Mafia int `json:"mafia"`
+	// MafiaFormula picks the automatic count: "classic" (R-CLASSIC-01) or "party"
+	// (R-PARTY-01).
+	MafiaFormula string `json:"mafiaFormula"`
+	// The special roles dealt, one card each. The rest of the town are citizens.
+	Don        bool `json:"don"`
+	Sheriff    bool `json:"sheriff"`
+	Doctor     bool `json:"doctor"`
+	Lover      bool `json:"lover"`
+	Advocate   bool `json:"advocate"`
+	Cinderella bool `json:"cinderella"`
+	Maniac     bool `json:"maniac"`
+
+	// OpenRoles shows a leaving player's card to everyone (R-CLASSIC-03); closed
+	// roles keep it hidden until the game ends (R-SPORT-15).
+	OpenRoles bool `json:"openRoles"`
+	// Win is "parity" (R-SPORT-14) or "elimination" (R-CLASSIC-08).
+	Win string `json:"win"`
+	// LastPairMafia makes the mafia win when exactly one black and one other
+	// player are left (R-PARTY-11).
+	LastPairMafia bool `json:"lastPairMafia"`
+
+	// DrawSeats deals the seats by lot when the game starts (R-SPORT-01); otherwise
+	// the host's seating stands.
+	DrawSeats bool `json:"drawSeats"`
+
+	// MafiaKill is how the team's night shots become one kill: "unanimous"
+	// (R-SPORT-10), "don" (R-MANIAC-03) or "majority" (R-CLASSIC-04).
+	MafiaKill string `json:"mafiaKill"`
+	// FirstNightMeeting makes night 1 a meeting only: no kills, checks or
+	// protections (R-CLASSIC-02, R-SPORT-02, R-PARTY-02).
+	FirstNightMeeting bool `json:"firstNightMeeting"`
+	// IntroRound opens the game with a day-0 round of introductions (R-MANIAC-02).
+	IntroRound bool `json:"introRound"`
+
+	// Voting is "nominees" (only nominated players can be voted for, R-SPORT-04)
+	// or "anyone" (every living player is a candidate, R-CLASSIC-03, R-MANIAC-10).
+	Voting string `json:"voting"`
+	// NominationsPerSpeech is how many players one speaker may nominate during
+	// their monologue (R-SPORT-04: 1).
+	NominationsPerSpeech int `json:"nominationsPerSpeech"`
+	// MaxNominees caps the nominations of one day; 0 is no cap (R-PARTY-09: 3).
+	MaxNominees int `json:"maxNominees"`
+	// NomineeDefence gives every nominee a defence speech before the vote
+	// (R-PARTY-09).
+	NomineeDefence bool `json:"nomineeDefence"`
+	// Day1SingleNomineeStays: on day 1 a single nominee is not voted on and stays
+	// (R-SPORT-06).
+	Day1SingleNomineeStays bool `json:"day1SingleNomineeStays"`
+	// NonVoters is "last_nominee" (R-SPORT-05: a missing vote counts for the last
+	// nominee) or "abstain" (R-PARTY-09). Under "anyone" voting a missing vote is
+	// always an abstention.
+	NonVoters string `json:"nonVoters"`
+	// Ties is what a tie for most votes leads to: "car_crash" (defence, revote,
+	// then the all-leave vote; R-SPORT-07), "revote" (the day's nominations and
+	// vote again from scratch, R-PARTY-10), "justify" (R-MANIAC-10) or "none"
+	// (everyone stays).
+	Ties string `json:"ties"`
+	// TieRepeats caps how many times a tied vote is held again (R-PARTY-10).
+	TieRepeats int `json:"tieRepeats"`
+	// FourLeftNoRevote: with four players left a tie ends the day, nobody leaves
+	// (R-SPORT-08).
+	FourLeftNoRevote bool `json:"fourLeftNoRevote"`
+	// HalfVote lets last night's victim break an even split between two players
+	// with a half vote (R-CLASSIC-10).
+	HalfVote bool `json:"halfVote"`
+
+	// LastWords says who gets a last word: "all" (R-SPORT-09), "town_night" (town
+	// players killed at night, R-MANIAC-08), "sheriff_night" (only the Commissar
+	// killed at night, R-CLASSIC-06) or "none".
+	LastWords string `json:"lastWords"`
+
+	// Commissar is what the Sheriff does at night: "check" (private, R-SPORT-12),
+	// "public" (the table hears right/wrong, R-PARTY-03), "shoot" (R-CLASSIC-11)
+	// or "check_or_shoot" (R-MANIAC-05).
+	Commissar string `json:"commissar"`
+	// Testament lets a night-killed Commissar name one checked player as mafia or
+	// honest (R-CLASSIC-06); TestamentKills kills a named mafia at once (R-CLASSIC-07).
+	Testament      bool `json:"testament"`
+	TestamentKills bool `json:"testamentKills"`
+	// RevealAfter lets the Commissar reveal his card after this many right guesses,
+	// removing every mafia he named (R-PARTY-04); 0 turns reveals off.
+	RevealAfter int `json:"revealAfter"`
+	// DoubleDeath: a Commissar killed on a night he was right takes the named
+	// mafia with him (R-PARTY-08).
+	DoubleDeath bool `json:"doubleDeath"`
+	// DonChecks lets the Don look for the Sheriff each night (R-SPORT-11,
+	// R-MANIAC-04).
+	DonChecks bool `json:"donChecks"`
+
+	// DoctorVictims makes the Doctor act last and choose among the night's victims
+	// (R-MANIAC-07); otherwise he heals anyone before the kill (R-CLASSIC-11).
+	DoctorVictims bool `json:"doctorVictims"`
+	// DoctorOncePerPlayer: each player can be saved once per game (R-MANIAC-07).
+	DoctorOncePerPlayer bool `json:"doctorOncePerPlayer"`
+	// DoctorNamesPatient: the morning also names whom the Doctor treated when the
+	// patient was not attacked (R-CLASSIC-11).
+	DoctorNamesPatient bool `json:"doctorNamesPatient"`
+
+	// ManiacSide is "alone" or "mafia" (R-MANIAC-01, R-MANIAC-11). A moderator may
+	// change it before the game starts.
+	ManiacSide string `json:"maniacSide"`
+
+	// Fouls: WarningsToMute warnings cost the next monologue and WarningsToRemove
+	// remove the player (R-SPORT-16). 0 turns the step off.
+	WarningsToMute   int `json:"warningsToMute"`
+	WarningsToRemove int `json:"warningsToRemove"`
+
+	// ExtraSpeech gives players who raised a hand during the round a further speech
+	// of this many seconds after it (R-MANIAC-09); 0 turns hands off.
+	ExtraSpeech int `json:"extraSpeech"`
+
+	// Durations, in seconds. Speech is a day monologue (R-SPORT-03, 60), Defence a
+	// defence or justification (R-SPORT-07 30, R-MANIAC-10 60), LastWord a last word
+	// (R-SPORT-09 60, R-MANIAC-08 30), Intro an introduction (R-MANIAC-02 30). Night
+	// and Vote are how long the app waits for taps before it moves on by itself.
+	Speech   int `json:"speech"`
+	Defence  int `json:"defence"`
+	LastWord int `json:"lastWord"`
+	Intro    int `json:"intro"`
+	Night    int `json:"night"`
+	Vote     int `json:"vote"`
+}
+
+// Preset names.
+const (
+	PresetClassic = "classic"
+	PresetSport   = "sport"
+	PresetParty   = "party"
+	PresetManiac  = "maniac"
+	PresetCustom  = "custom"
+)
+
+// Presets lists the preset names in the order a host is offered them.
+var Presets = []string{PresetClassic, PresetSport, PresetParty, PresetManiac, PresetCustom}
+
+// Preset returns the defaults of one rule set of RULES.md. "custom" starts from the
+// sport rules; the host changes what they like.
+func Preset(name string) (Options, error) {
+	base := Options{
+		MinPlayers: 10, MaxPlayers: 10, MafiaFormula: "classic",
+		Don: true, Sheriff: true,
+		DrawSeats: true, Win: "parity", MafiaKill: "unanimous", FirstNightMeeting: true,
+		Voting: "nominees", NominationsPerSpeech: 1, Day1SingleNomineeStays: true,
+		NonVoters: "last_nominee", Ties: "car_crash", TieRepeats: 1, FourLeftNoRevote: true,
+		LastWords: "all", Commissar: "check", DonChecks: true, ManiacSide: "alone",
+		WarningsToMute: 3, WarningsToRemove: 4,
+		Speech: 60, Defence: 30, LastWord: 60, Intro: 30, Night: 60, Vote: 30,
+	}
+	switch name {
+	case PresetSport, PresetCustom:
+		// R-SPORT-01..17: the defaults above.
+	case PresetClassic:
+		// R-CLASSIC-01..11: 5-10 players, open roles, elimination, a Commissar who
+		// checks, everyone votes against anyone, no fouls.
+		base.MinPlayers, base.MaxPlayers = 5, 20
+		base.Don, base.DonChecks, base.DrawSeats = false, false, false
+		base.OpenRoles, base.Win, base.MafiaKill = true, "elimination", "majority"
+		base.Voting, base.NonVoters, base.Ties = "anyone", "abstain", "revote"
+		base.Day1SingleNomineeStays, base.FourLeftNoRevote = false, false
+		base.LastWords, base.Testament = "sheriff_night", true
+		base.WarningsToMute, base.WarningsToRemove = 0, 0
+	case PresetParty:
+		// R-PARTY-01..12: 9+ players, a third mafia, Commissar with a public answer,
+		// Advocate and Cinderella, three accusations a day, open vote.
+		base.MinPlayers, base.MaxPlayers, base.MafiaFormula = 9, 30, "party"
+		base.Don, base.DonChecks, base.DrawSeats = false, false, false
+		base.Advocate, base.Cinderella = true, true
+		base.OpenRoles, base.Win, base.LastPairMafia = true, "elimination", true
+		base.MafiaKill, base.Commissar, base.RevealAfter, base.DoubleDeath = "majority", "public", 1, true
+		base.MaxNominees, base.NomineeDefence = 3, true
+		base.Day1SingleNomineeStays, base.FourLeftNoRevote = false, false
+		base.NonVoters, base.Ties, base.TieRepeats = "abstain", "revote", 2
+		base.LastWords = "all"
+		base.WarningsToMute, base.WarningsToRemove = 0, 0
+	case PresetManiac:
+		// R-MANIAC-01..11: 10 players, Don, Sheriff, Doctor, Maniac, open table,
+		// introduction round, justification.
+		base.Doctor, base.Maniac, base.DrawSeats = true, true, false
+		base.OpenRoles, base.MafiaKill = true, "don"
+		base.IntroRound, base.Voting, base.NonVoters, base.Ties = true, "anyone", "abstain", "justify"
+		base.Day1SingleNomineeStays, base.FourLeftNoRevote = false, false
+		base.LastWords, base.Commissar = "town_night", "check_or_shoot"
+		base.DoctorVictims, base.DoctorOncePerPlayer = true, true
+		base.Defence, base.LastWord, base.ExtraSpeech = 60, 30, 30
+		base.WarningsToMute, base.WarningsToRemove = 0, 0
+	default:
+		return Options{}, fmt.Errorf("%w: unknown preset %q", ErrInvalidOptions, name)
+	}
+	base.Preset = name
+	return base, nil
+}
+
+// MafiaCount returns how many black cards a table of n players gets.
+func (o Options) MafiaCount(n int) int {
+	if o.Mafia > 0 {
+		return o.Mafia
+	}
+	if o.MafiaFormula == "party" {
+		// R-PARTY-01: 3 of 9-10, 4 of 11-13, 5 of 14-16, and so on.
+		if n <= 10 {
+			return min(3, max(1, n/3))
+		}
+		return 3 + (n-10+2)/3
+	}
+	// R-CLASSIC-01: 2 for 5-7, 3 for 8-10, about a third above.
+	switch {
+	case n <= 4:
+		return 1
+	case n <= 7:
+		return 2
+	case n <= 10:
+		return 3
+	default:
+		return n / 3
+	}
+}
+
+func oneOf(field, v string, allowed ...string) error {
+	for _, a := range allowed {
+		if v == a {
+			return nil
+		}
+	}
+	return fmt.Errorf("%w: %s must be one of %v, not %q", ErrInvalidOptions, field, allowed, v)
+}
+
+// Validate refuses options no game can be played by: every switch, and every table
+// size between MinPlayers and MaxPlayers.
+func (o Options) Validate() error {
+	checks := []error{
+		oneOf("preset", o.Preset, Presets...),
+		oneOf("mafiaFormula", o.MafiaFormula, "classic", "party"),
+		oneOf("win", o.Win, "parity", "elimination"),
+		oneOf("mafiaKill", o.MafiaKill, "unanimous", "don", "majority"),
+		oneOf("voting", o.Voting, "nominees", "anyone"),
+		oneOf("nonVoters", o.NonVoters, "last_nominee", "abstain"),
+		oneOf("ties", o.Ties, "car_crash", "revote", "justify", "none"),
+		oneOf("lastWords", o.LastWords, "all", "town_night", "sheriff_night", "none"),
+		oneOf("commissar", o.Commissar, "check", "public", "shoot", "check_or_shoot"),
+		oneOf("maniacSide", o.ManiacSide, "alone", "mafia"),
+	}
+	for _, err := range checks {
+		if err != nil {
+			return err
+		}
+	}
+	ranges := []struct {
+		name      string
+		v, lo, hi int
+	}{
+		{"minPlayers", o.MinPlayers, 3, 30},
+		{"maxPlayers", o.MaxPlayers, o.MinPlayers, 30},
+		{"mafia", o.Mafia, 0, 10},
+		{"nominationsPerSpeech", o.NominationsPerSpeech, 1, 3},
+		{"maxNominees", o.MaxNominees, 0, 30},
+		{"tieRepeats", o.TieRepeats, 0, 5},
+		{"revealAfter", o.RevealAfter, 0, 5},
+		{"warningsToMute", o.WarningsToMute, 0, 10},
+		{"warningsToRemove", o.WarningsToRemove, 0, 10},
+		{"speech", o.Speech, 5, 600},
+		{"defence", o.Defence, 5, 600},
+		{"lastWord", o.LastWord, 5, 600},
+		{"intro", o.Intro, 5, 600},
+		{"night", o.Night, 10, 1800},
+		{"vote", o.Vote, 5, 600},
+		{"extraSpeech", o.ExtraSpeech, 0, 600},
+	}
+	for _, r := range ranges {
+		if r.v < r.lo || r.v > r.hi {
+			return fmt.Errorf("%w: %s must be between %d and %d, not %d", ErrInvalidOptions, r.name, r.lo, r.hi, r.v)
+		}
+	}
+	if o.WarningsToMute > 0 && o.WarningsToRemove > 0 && o.WarningsToMute >= o.WarningsToRemove {
+		return fmt.Errorf("%w: warningsToMute must be below warningsToRemove", ErrInvalidOptions)
+	}
+	if (o.TestamentKills && !o.Testament) || ((o.Testament || o.RevealAfter > 0 || o.DoubleDeath) && !o.Sheriff) {
+		return fmt.Errorf("%w: the Commissar's testament, reveal and double death need a Commissar (and testamentKills needs testament)", ErrInvalidOptions)
+	}
+	if o.DonChecks && !o.Don {
+		return fmt.Errorf("%w: donChecks needs a Don", ErrInvalidOptions)
+	}
+	if (o.DoctorVictims || o.DoctorOncePerPlayer || o.DoctorNamesPatient) && !o.Doctor {
+		return fmt.Errorf("%w: the Doctor's options need a Doctor", ErrInvalidOptions)
+	}
+	if o.Voting == "anyone" && o.NomineeDefence {
+		return fmt.Errorf("%w: nominee defence needs voting on nominees", ErrInvalidOptions)
+	}
+	// Every table size the options allow must be dealable, so a lobby never fills
+	// to a size that cannot start.
+	for n := o.MinPlayers; n <= o.MaxPlayers; n++ {
+		if err := o.ValidateTable(n); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ValidateTable checks that a table of n players can be dealt under these options:
+// the table size is in range, the special cards fit, and the town outnumbers the
+// mafia at the start.
+func (o Options) ValidateTable(n int) error {
+	if n < o.MinPlayers || n > o.MaxPlayers {
+		if o.MinPlayers == o.MaxPlayers {
+			return fmt.Errorf("%w: this rule set needs exactly %d players, not %d", ErrInvalidTable, o.MinPlayers, n)
+		}
+		return fmt.Errorf("%w: this rule set needs %d to %d players, not %d", ErrInvalidTable, o.MinPlayers, o.MaxPlayers, n)
+	}
+	black := o.MafiaCount(n)
+	if black < 1 {
+		return fmt.Errorf("%w: a game needs at least one mafia", ErrInvalidTable)
+	}
+	town := 0
+	for _, on := range []bool{o.Sheriff, o.Doctor, o.Lover, o.Advocate, o.Cinderella} {
+		if on {
+			town++
+		}
+	}
+	others := n - black
+	if o.Maniac {
+		others--
+	}
+	if others < town || others < 1 {
+		return fmt.Errorf("%w: %d players leave no room for %d mafia and the special roles", ErrInvalidTable, n, black)
+	}
+	if o.Maniac && o.ManiacSide == "mafia" {
+		black++ // R-MANIAC-11: he counts with the mafia
+	}
+	if black*2 >= n {
+		return fmt.Errorf("%w: %d mafia among %d players would win before the game begins", ErrInvalidTable, black, n)
+	}
+	return nil
+}

@@ -1,0 +1,353 @@
+package rules
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+	"testing"
+	"time"
+
+	"pgregory.net/rapid"
+)
+
+// step is one input to a game: an action by an actor at a time, or (with no action
+// type) the clock moving on.
+type step struct {
+	actor Actor
+	a     Action
+	now   time.Time
+}
+
+// drawOptions draws a preset, or a random custom mix that validates.
+func drawOptions(t *rapid.T) Options {
+	name := rapid.SampledFrom(Presets).Draw(t, "preset")
+	o, _ := Preset(name)
+	if name != PresetCustom {
+		return o
+	}
+	for {
+		c := o
+		c.MinPlayers = rapid.IntRange(5, 12).Draw(t, "min")
+		c.MaxPlayers = c.MinPlayers + rapid.IntRange(0, 4).Draw(t, "spread")
+		c.Mafia = rapid.IntRange(0, 3).Draw(t, "mafia")
+		c.MafiaFormula = rapid.SampledFrom([]string{"classic", "party"}).Draw(t, "formula")
+		for _, f := range []*bool{&c.Don, &c.Sheriff, &c.Doctor, &c.Lover, &c.Advocate, &c.Cinderella, &c.Maniac,
+			&c.OpenRoles, &c.LastPairMafia, &c.FirstNightMeeting, &c.IntroRound, &c.Day1SingleNomineeStays,
+			&c.FourLeftNoRevote, &c.HalfVote, &c.DoctorOncePerPlayer, &c.DoctorNamesPatient, &c.DrawSeats} {
+			*f = rapid.Bool().Draw(t, "flag")
+		}
+		c.Win = rapid.SampledFrom([]string{"parity", "elimination"}).Draw(t, "win")
+		c.MafiaKill = rapid.SampledFrom([]string{"unanimous", "don", "majority"}).Draw(t, "kill")
+		c.Voting = rapid.SampledFrom([]string{"nominees", "anyone"}).Draw(t, "voting")
+		c.NonVoters = rapid.SampledFrom([]string{"last_nominee", "abstain"}).Draw(t, "nonvoters")
+		c.Ties = rapid.SampledFrom([]string{"car_crash", "revote", "justify", "none"}).Draw(t, "ties")
+		c.LastWords = rapid.SampledFrom([]string{"all", "town_night", "sheriff_night", "none"}).Draw(t, "words")
+		c.Commissar = rapid.SampledFrom([]string{"check", "public", "shoot", "check_or_shoot"}).Draw(t, "commissar")
+		c.MaxNominees = rapid.IntRange(0, 3).Draw(t, "maxNominees")
+		c.ExtraSpeech = rapid.SampledFrom([]int{0, 30}).Draw(t, "extra")
+		c.DonChecks = c.Don && rapid.Bool().Draw(t, "donChecks")
+		c.Testament = c.Sheriff && rapid.Bool().Draw(t, "testament")
+		c.TestamentKills = c.Testament && rapid.Bool().Draw(t, "testamentKills")
+		c.RevealAfter = 0
+		if c.Sheriff {
+			c.RevealAfter = rapid.IntRange(0, 2).Draw(t, "reveal")
+		}
+		c.DoubleDeath = c.Sheriff && rapid.Bool().Draw(t, "double")
+		c.DoctorVictims = c.Doctor && rapid.Bool().Draw(t, "doctorVictims")
+		c.DoctorOncePerPlayer = c.DoctorOncePerPlayer && c.Doctor
+		c.DoctorNamesPatient = c.DoctorNamesPatient && c.Doctor
+		c.NomineeDefence = c.Voting == "nominees" && rapid.Bool().Draw(t, "defence")
+		c.ManiacSide = rapid.SampledFrom([]string{"alone", "mafia"}).Draw(t, "side")
+		if c.Validate() == nil {
+			return c
+		}
+	}
+}
+
+// TestPropertyRandomGames plays random legal games of every preset and of random
+// custom mixes, mixed with refused actions and the clock, and checks at every step:
+// the game ends within a bound; exactly one winner, consistent with who is alive; the
+// dead and removed never act; no view leaks; a refused action changes nothing; and
+// replaying the accepted inputs from the start gives the same final state.
+func TestPropertyRandomGames(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		o := drawOptions(t)
+		n := rapid.IntRange(o.MinPlayers, min(o.MaxPlayers, o.MinPlayers+4)).Draw(t, "players")
+		mod := rapid.SampledFrom([]string{ModeratorApp, ModeratorHost}).Draw(t, "moderator")
+		s, err := New("PROP01", o, mod, "en", t0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range n {
+			if s, _, err = Join(s, fmt.Sprintf("P%d", i), t0); err != nil {
+				t.Fatal(err)
+			}
+		}
+		initial := s
+		var log []step
+		now := t0
+		start := Action{Type: ActStart}
+		start.Deal[0] = rapid.Byte().Draw(t, "seed")
+		s = mustApply(t, s, Actor{Host: true}, start, now)
+		log = append(log, step{Actor{Host: true}, start, now})
+
+		const bound = 4000
+		for i := 0; s.Phase.Name != PhaseGameOver; i++ {
+			if i == bound {
+				t.Fatalf("no winner after %d steps: phase %s day %d night %d", bound, s.Phase.Name, s.Day, s.Night)
+			}
+			switch rapid.IntRange(0, 9).Draw(t, "kind") {
+			case 0: // the clock
+				now = now.Add(time.Duration(rapid.IntRange(1, 90).Draw(t, "secs")) * time.Second)
+				s = Advance(s, now)
+				log = append(log, step{now: now})
+			case 1: // something refused, or accepted if it happens to be legal
+				actor, a := randomAction(t, s)
+				next, err := Apply(s, actor, a, now)
+				if err != nil {
+					if !reflect.DeepEqual(next, s) {
+						t.Fatalf("refused %s by %+v changed the state", a.Type, actor)
+					}
+					continue
+				}
+				checkActor(t, s, actor, a)
+				s = next
+				log = append(log, step{actor, a, now})
+			default:
+				actor, a, ok := legalAction(t, s)
+				if !ok {
+					now = now.Add(time.Duration(o.Night) * time.Second)
+					s = Advance(s, now)
+					if mod == ModeratorHost {
+						a, actor = Action{Type: ActAdvance}, Actor{Host: true}
+						s = mustApply(t, s, actor, a, now)
+						log = append(log, step{actor, a, now})
+					} else {
+						log = append(log, step{now: now})
+					}
+					continue
+				}
+				checkActor(t, s, actor, a)
+				s = mustApply(t, s, actor, a, now)
+				log = append(log, step{actor, a, now})
+			}
+			checkViews(t, s, now)
+			checkWinner(t, s)
+		}
+		checkWinner(t, s)
+		// Replay.
+		r := initial
+		for _, st := range log {
+			if st.a.Type == "" {
+				r = Advance(r, st.now)
+				continue
+			}
+			r = mustApply(t, r, st.actor, st.a, st.now)
+		}
+		if !reflect.DeepEqual(r, s) {
+			t.Fatal("replaying the accepted inputs gives another state")
+		}
+	})
+}
+
+func mustApply(t *rapid.T, s State, actor Actor, a Action, now time.Time) State {
+	n, err := Apply(s, actor, a, now)
+	if err != nil {
+		t.Fatalf("%+v %s %s: %v (phase %s)", actor, a.Type, a.Target, err, s.Phase.Name)
+	}
+	return n
+}
+
+// legalAction picks a player (or, rarely, the host) with something to do and one of
+// their legal actions. The mafia mostly follow a teammate's shot so that nights end
+// in kills often enough.
+func legalAction(t *rapid.T, s State) (Actor, Action, bool) {
+	s = Advance(s, time.Time{}) // no-op; keeps the signature honest about time
+	var actors []Actor
+	for _, p := range s.Players {
+		if len(Legal(s, Actor{Player: p.ID})) > 0 {
+			actors = append(actors, Actor{Player: p.ID})
+		}
+	}
+	if len(actors) == 0 || rapid.IntRange(0, 30).Draw(t, "hostTurn") == 0 {
+		actors = append(actors, Actor{Host: true})
+	}
+	actor := rapid.SampledFrom(actors).Draw(t, "actor")
+	opts := Legal(s, actor)
+	if actor.Host {
+		// The host keeps to moves that keep a game going: removing or warning is
+		// rare, pausing is followed by resuming.
+		opts = slices.DeleteFunc(opts, func(o Option) bool {
+			return o.Type == ActConfigure || o.Type == ActKick || o.Type == ActSeat ||
+				(o.Type == ActRemove && rapid.IntRange(0, 5).Draw(t, "remove") > 0)
+		})
+	}
+	if len(opts) == 0 {
+		return actor, Action{}, false
+	}
+	o := rapid.SampledFrom(opts).Draw(t, "option")
+	a := Action{Type: o.Type}
+	if len(o.Targets) > 0 {
+		a.Target = rapid.SampledFrom(o.Targets).Draw(t, "target")
+		if o.Type == ActKill {
+			for _, c := range s.Choices {
+				if c.Type == ActKill && slices.Contains(o.Targets, c.Target) && rapid.IntRange(0, 4).Draw(t, "follow") > 0 {
+					a.Target = c.Target
+				}
+			}
+		}
+	}
+	switch o.Type {
+	case ActVote:
+		if o.Abstain && rapid.IntRange(0, 5).Draw(t, "abstain") == 0 {
+			a.Target = ""
+		}
+	case ActVoteAll:
+		yes := rapid.Bool().Draw(t, "yes")
+		a.Yes = &yes
+	case ActTestament:
+		a.Verdict = rapid.SampledFrom(o.Verdicts).Draw(t, "verdict")
+	case ActManiacSide:
+		a.Side = rapid.SampledFrom([]string{"alone", "mafia"}).Draw(t, "side")
+	case ActSeat:
+		a.Seat = 1
+	}
+	return actor, a, true
+}
+
+// randomAction is any action by anyone, mostly not legal.
+func randomAction(t *rapid.T, s State) (Actor, Action) {
+	types := append(slices.Sorted(mapKeys(hostActions)), slices.Sorted(mapKeys(playerActions))...)
+	types = append(types, "fly", "")
+	actor := Actor{Host: rapid.IntRange(0, 4).Draw(t, "asHost") == 0}
+	if !actor.Host {
+		actor.Player = fmt.Sprintf("p%d", rapid.IntRange(0, len(s.Players)+1).Draw(t, "who"))
+	}
+	yes := rapid.Bool().Draw(t, "yes")
+	a := Action{
+		Type:    rapid.SampledFrom(types).Draw(t, "type"),
+		Target:  fmt.Sprintf("p%d", rapid.IntRange(0, len(s.Players)+1).Draw(t, "target")),
+		Verdict: rapid.SampledFrom([]string{"", "mafia", "honest", "x"}).Draw(t, "verdict"),
+		Seat:    rapid.IntRange(-1, len(s.Players)+1).Draw(t, "seat"),
+		Side:    rapid.SampledFrom([]string{"", "alone", "mafia"}).Draw(t, "side"),
+	}
+	if rapid.Bool().Draw(t, "hasYes") {
+		a.Yes = &yes
+	}
+	if a.Type == ActConfigure || a.Type == ActPause || a.Type == ActAdvance || a.Type == ActKick || a.Type == ActSeat {
+		a.Type = ActResume // keep random host moves from reshaping the game
+	}
+	return actor, a
+}
+
+func mapKeys(m map[string]bool) func(func(string) bool) {
+	return func(yield func(string) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+// checkActor: the dead and removed never act, except a last word (R-SPORT-09) and
+// last night's victim's half vote (R-CLASSIC-10).
+func checkActor(t *rapid.T, s State, actor Actor, a Action) {
+	if actor.Host {
+		return
+	}
+	p := s.player(actor.Player)
+	s = Advance(s, time.Time{})
+	if p.Alive || s.Phase.Name == PhaseLobby {
+		return
+	}
+	if s.Phase.Name == PhaseLastWord && s.speaker() == p.ID && !p.Removed {
+		return
+	}
+	if s.Phase.Name == PhaseVote && a.Type == ActVote && s.HalfVoter == p.ID && !p.Removed {
+		return
+	}
+	t.Fatalf("dead %s acted: %s in %s", p.ID, a.Type, s.Phase.Name)
+}
+
+// checkWinner: once over, exactly one side has won, the one the survivors make.
+func checkWinner(t *rapid.T, s State) {
+	over := s.Phase.Name == PhaseGameOver
+	if over != (s.Winner != "") {
+		t.Fatalf("phase %s with winner %q", s.Phase.Name, s.Winner)
+	}
+	if over && s.winner() != s.Winner {
+		t.Fatalf("winner %q but the survivors make %q", s.Winner, s.winner())
+	}
+	if !over && s.Phase.Name != PhaseLobby && s.winner() != "" {
+		var seats []string
+		for _, p := range s.Players {
+			seats = append(seats, fmt.Sprintf("%s:%s:%v", p.ID, p.Role, p.Alive))
+		}
+		t.Fatalf("%q has won but the game goes on in %s: %v %+v", s.winner(), s.Phase.Name, seats, s.Rules)
+	}
+}
+
+// checkViews checks every viewer's view against the security boundary.
+func checkViews(t *rapid.T, s State, now time.Time) {
+	viewers := []Viewer{Public, {Host: true}}
+	for _, p := range s.Players {
+		viewers = append(viewers, Viewer{Player: p.ID})
+	}
+	for _, v := range viewers {
+		if err := leaks(s, ViewOf(s, v, now), v); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// leaks returns an error if view shows viewer something the rules do not let them
+// know. It is written from the rules, independently of View.
+func leaks(s State, view View, v Viewer) error {
+	s = Advance(s, time.Time{})
+	if s.Phase.Name == PhaseGameOver {
+		return nil
+	}
+	moderator := v.Host && s.Moderator == ModeratorHost
+	if moderator {
+		return nil
+	}
+	me := s.player(v.Player)
+	for _, pv := range view.Players {
+		if pv.Role == "" {
+			continue
+		}
+		p := s.player(pv.ID)
+		ok := p.Shown || (me != nil && (me.ID == p.ID || (me.Role.Black() && p.Role.Black())))
+		if !ok {
+			return fmt.Errorf("%+v sees %s's role %s", v, p.ID, p.Role)
+		}
+	}
+	if view.Night != nil {
+		return fmt.Errorf("%+v sees the night's choices", v)
+	}
+	for _, e := range view.Events {
+		switch {
+		case e.Type == EvAct:
+			return fmt.Errorf("%+v sees a night act %+v", v, e)
+		case e.Type == EvChecked && (me == nil || e.Actor != me.ID):
+			return fmt.Errorf("%+v sees another's check %+v", v, e)
+		case e.Type == EvShot && (me == nil || !me.Role.Black()):
+			return fmt.Errorf("%+v sees the mafia's shot %+v", v, e)
+		case e.Role != "" && !s.player(e.Target).Shown:
+			return fmt.Errorf("%+v sees a hidden role in %+v", v, e)
+		}
+	}
+	if view.You != nil {
+		if me == nil || view.You.ID != me.ID {
+			return fmt.Errorf("%+v gets another's you", v)
+		}
+		if len(view.You.Shots) > 0 && !me.Role.Black() {
+			return fmt.Errorf("%+v sees the shots", v)
+		}
+		if len(view.You.Victims) > 0 && me.Role != Doctor {
+			return fmt.Errorf("%+v sees the victims", v)
+		}
+	}
+	return nil
+}

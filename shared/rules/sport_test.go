@@ -1,0 +1,255 @@
+package rules
+
+import (
+	"slices"
+	"testing"
+)
+
+// TestSportGame plays a whole sport game, deal to winner: introduction night, a day-1
+// single nominee, unanimous and split shots, both checks, last words, a car crash
+// with a revote, non-voters' votes for the last nominee, and the mafia's parity win.
+func TestSportGame(t *testing.T) {
+	g := sport10(t)
+
+	// R-SPORT-02: night 1 is the introduction: no kill, no check, just sleep.
+	g.want(PhaseNight)
+	for _, o := range Legal(g.s, Actor{Player: id(1)}) {
+		if o.Type != ActSleep {
+			t.Fatalf("R-SPORT-02: night 1 offers the Don %q", o.Type)
+		}
+	}
+	g.refuse(1, Action{Type: ActKill, Target: id(5)}, ErrNotYourRole)
+	g.quietNight()
+	if g.hasEvent(EvMissed, 0, "") {
+		t.Error("R-SPORT-02: the introduction night is not announced as a miss")
+	}
+
+	// Day 1 (R-SPORT-03): monologues from seat 1; one nominee on day 1 stays (R-SPORT-06).
+	g.want(PhaseDay)
+	if g.s.speaker() != id(1) {
+		t.Fatalf("R-SPORT-03: day 1 starts at %s", g.s.speaker())
+	}
+	g.speeches(map[int]int{2: 7})
+	g.wantEvent(EvAcquitted, 0, "single_nominee")
+
+	// Night 2: the black team agree on seat 5 (R-SPORT-10); the Don checks seat 4 and
+	// learns he is the Sheriff (R-SPORT-11); the Sheriff checks the Don: black (R-SPORT-12).
+	g.night(map[int][]string{1: {"kill:5", "check:4"}, 2: {"kill:5"}, 3: {"kill:5"}, 4: {"check:1"}})
+	g.wantDead(5)
+	if c := g.s.player(id(1)).Checks; len(c) != 1 || !c[0].Yes || c[0].Kind != "sheriff" {
+		t.Errorf("R-SPORT-11: the Don's check = %+v", c)
+	}
+	if c := g.s.player(id(4)).Checks; len(c) != 1 || !c[0].Yes || c[0].Kind != "black" {
+		t.Errorf("R-SPORT-12: the Sheriff's check of the Don = %+v", c)
+	}
+	// R-SPORT-13, R-SPORT-09: the morning names the victim, who has a last word.
+	g.wantEvent(EvKilled, 5, "")
+	g.want(PhaseLastWord)
+	if g.s.speaker() != id(5) {
+		t.Fatalf("R-SPORT-09: last word by %s", g.s.speaker())
+	}
+	g.lastWords()
+
+	// Day 2 starts at the next living seat after day 1's first speaker (R-SPORT-03).
+	if g.s.speaker() != id(2) {
+		t.Fatalf("R-SPORT-03: day 2 starts at %s, want p2", g.s.speaker())
+	}
+	// Nominations: 4 puts up 1, 6 puts up 2, 8 puts up 10. Car crash (R-SPORT-07):
+	// 4 votes each for seats 1 and 2.
+	g.speeches(map[int]int{4: 1, 6: 2, 8: 10})
+	g.want(PhaseVote)
+	g.vote(map[int]int{1: 2, 2: 1, 3: 1, 4: 1, 6: 1, 7: 2, 8: 2, 9: 2})
+	// Seat 10 does not vote: the vote goes to the last nominee, seat 10 (R-SPORT-05).
+	g.tick(31e9)
+	if b := lastBallots(g.s); !slices.Contains(b, Ballot{Voter: id(10), Target: id(10)}) {
+		t.Fatalf("R-SPORT-05: the non-voter's ballot %v", b)
+	}
+	g.want(PhaseDefence)
+	if !slices.Equal(g.s.Phase.Queue, []string{id(1), id(2)}) {
+		t.Fatalf("R-SPORT-07: defence queue %v", g.s.Phase.Queue)
+	}
+	g.speeches(nil)
+	// The revote among the tied: a single leader leaves.
+	g.vote(map[int]int{1: 2, 2: 2, 3: 2, 4: 1, 6: 1, 7: 1, 8: 1, 9: 1, 10: 1})
+	g.wantDead(1)
+	// R-SPORT-15: closed roles: the Don's card stays hidden.
+	if v := ViewOf(g.s, Viewer{Player: id(7)}, g.now); v.Players[0].Role != "" {
+		t.Fatalf("R-SPORT-15: a citizen sees the eliminated Don's role %q", v.Players[0].Role)
+	}
+	g.lastWords()
+
+	// Night 3: a split shot is a miss (R-SPORT-10).
+	g.night(map[int][]string{2: {"kill:4"}, 3: {"kill:6"}})
+	g.wantEvent(EvMissed, 0, "")
+	g.wantAlive(4, 6)
+	// Day 3: the mafia are voted out one by one.
+	g.speeches(map[int]int{4: 2, 6: 4})
+	g.vote(map[int]int{2: 4, 3: 4, 4: 2, 6: 2, 7: 2, 8: 2, 9: 2, 10: 2})
+	g.wantDead(2)
+	g.lastWords()
+	// Night 4: seat 3, the last black, kills the Sheriff.
+	g.night(map[int][]string{3: {"kill:4"}})
+	g.wantDead(4)
+	g.lastWords()
+	g.speeches(map[int]int{6: 3, 7: 6})
+	g.vote(map[int]int{3: 6, 6: 3, 7: 3, 8: 3, 9: 3, 10: 3})
+	// R-SPORT-14: red win when every black player has left.
+	g.wantWinner(Town)
+}
+
+// TestSportParityWin: black win when red and black are equal (R-SPORT-14).
+func TestSportParityWin(t *testing.T) {
+	g := sport10(t)
+	g.quietNight()
+	g.skipDay()
+	for _, victim := range []int{5, 6, 7} {
+		g.night(map[int][]string{1: {"kill:" + itoa(victim)}, 2: {"kill:" + itoa(victim)}, 3: {"kill:" + itoa(victim)}})
+		g.lastWords()
+		g.skipDay()
+	}
+	// 3 black, 4 red: one more kill gives 3 and 3.
+	g.night(map[int][]string{1: {"kill:8"}, 2: {"kill:8"}, 3: {"kill:8"}})
+	g.wantWinner(MafiaTeam)
+}
+
+// TestCarCrashAllLeave covers the all-leave vote with both outcomes (R-SPORT-07).
+func TestCarCrashAllLeave(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		yes  []int
+		gone bool
+	}{{"more than half say yes", []int{1, 2, 3, 4, 5, 6}, true}, {"half is not enough", []int{1, 2, 3, 4, 5}, false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := sport10(t)
+			g.quietNight()
+			g.skipDay()
+			g.quietNight()
+			g.speeches(map[int]int{5: 7, 6: 8})
+			g.vote(map[int]int{1: 7, 2: 7, 3: 7, 4: 7, 5: 7, 6: 8, 7: 8, 8: 8, 9: 8, 10: 8})
+			g.speeches(nil)
+			g.vote(map[int]int{1: 7, 2: 7, 3: 7, 4: 7, 5: 7, 6: 8, 7: 8, 8: 8, 9: 8, 10: 8})
+			g.voteAll(tc.yes...)
+			if tc.gone {
+				g.wantDead(7, 8)
+				g.wantEvent(EvEliminated, 7, "vote")
+				g.want(PhaseLastWord)
+			} else {
+				g.wantAlive(7, 8)
+				g.wantEvent(EvAcquitted, 0, "all_stay")
+				g.want(PhaseNight)
+			}
+		})
+	}
+}
+
+// TestFourLeft: with four players left a tie ends the day; nobody leaves (R-SPORT-08).
+func TestFourLeft(t *testing.T) {
+	g := newGame(t, PresetSport, 10, nil, Don, Mafia, Mafia, Sheriff)
+	for _, seat := range []int{2, 3, 5, 6, 7, 8} {
+		g.s.player(id(seat)).Alive = false
+	}
+	g.quietNight()
+	g.speeches(map[int]int{1: 4, 4: 1})
+	g.vote(map[int]int{1: 4, 4: 1, 9: 4, 10: 1})
+	g.wantEvent(EvTie, 0, "four_left")
+	g.wantAlive(1, 4, 9, 10)
+	g.want(PhaseNight)
+}
+
+// TestNominations: one nomination per monologue, of a living player not yet
+// nominated; the speaker may withdraw his own in the same monologue (R-SPORT-04).
+func TestNominations(t *testing.T) {
+	g := sport10(t)
+	g.quietNight()
+	g.do(1, ActNominate, 5)
+	g.refuse(1, Action{Type: ActNominate, Target: id(6)}, ErrAlreadyActed)
+	g.refuse(2, Action{Type: ActNominate, Target: id(6)}, ErrNotYourTurn)
+	g.do(1, ActWithdraw, 0)
+	g.do(1, ActNominate, 6)
+	g.do(1, ActEndSpeech, 0)
+	g.refuse(2, Action{Type: ActNominate, Target: id(6)}, ErrBadTarget)
+	g.refuse(2, Action{Type: ActWithdraw}, ErrAlreadyActed)
+	if got := g.s.Nominations; len(got) != 1 || got[0].Target != id(6) {
+		t.Fatalf("nominations %v", got)
+	}
+}
+
+// TestLaterDaySingleNominee: after day 1 a single nominee is voted on, and the
+// non-voters' votes make him leave (R-SPORT-06, R-SPORT-05).
+func TestLaterDaySingleNominee(t *testing.T) {
+	g := sport10(t)
+	g.quietNight()
+	g.skipDay()
+	g.quietNight()
+	g.speeches(map[int]int{3: 9})
+	g.want(PhaseVote)
+	g.tick(31e9) // nobody votes: every vote goes to the last (only) nominee
+	g.wantDead(9)
+}
+
+// TestNoNominees: no nominee, nobody leaves (R-SPORT-06).
+func TestNoNominees(t *testing.T) {
+	g := sport10(t)
+	g.quietNight()
+	g.skipDay()
+	g.wantEvent(EvAcquitted, 0, "no_nominees")
+	g.want(PhaseNight)
+}
+
+// TestFouls: the third warning costs the next monologue, the fourth removes the
+// player at once with no last word (R-SPORT-16); removed players never act
+// (R-SPORT-17).
+func TestFouls(t *testing.T) {
+	g := sport10(t)
+	g.quietNight()
+	for range 3 {
+		g.host(Action{Type: ActWarn, Target: id(2)})
+	}
+	g.do(1, ActEndSpeech, 0)
+	g.wantEvent(EvMuted, 2, "")
+	if g.s.speaker() != id(3) {
+		t.Fatalf("R-SPORT-16: a muted player speaks; speaker %s", g.s.speaker())
+	}
+	g.host(Action{Type: ActWarn, Target: id(2)})
+	g.wantDead(2)
+	g.wantEvent(EvRemoved, 2, "fouls")
+	// Removal by the host for a grave breach: at once, no last word.
+	g.host(Action{Type: ActRemove, Target: id(3)})
+	g.wantDead(3)
+	if g.s.Phase.Name == PhaseLastWord {
+		t.Fatal("R-SPORT-16: a removed player got a last word")
+	}
+	// R-SPORT-17: the removed may not speak, vote or act.
+	g.refuse(2, Action{Type: ActNominate, Target: id(5)}, ErrDead)
+	g.speeches(nil)
+	g.night(nil)
+	g.refuse(3, Action{Type: ActSleep}, ErrDead)
+}
+
+// TestDeadCannotAct: dead players may not speak, vote or act (R-SPORT-17,
+// R-CLASSIC-09, R-PARTY-12).
+func TestDeadCannotAct(t *testing.T) {
+	g := sport10(t)
+	g.quietNight()
+	g.skipDay()
+	g.night(map[int][]string{1: {"kill:5"}, 2: {"kill:5"}, 3: {"kill:5"}})
+	g.lastWords()
+	g.refuse(5, Action{Type: ActNominate, Target: id(6)}, ErrDead)
+	g.speeches(map[int]int{2: 6})
+	g.want(PhaseVote)
+	g.refuse(5, Action{Type: ActVote, Target: id(6)}, ErrDead)
+	for _, o := range Legal(g.s, Actor{Player: id(5)}) {
+		t.Fatalf("a dead player is offered %s", o.Type)
+	}
+}
+
+func lastBallots(s State) []Ballot {
+	for i := len(s.Events) - 1; i >= 0; i-- {
+		if s.Events[i].Type == EvVoted {
+			return s.Events[i].Ballots
+		}
+	}
+	return nil
+}
+
+func itoa(n int) string { return id(n)[1:] }

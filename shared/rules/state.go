@@ -1,0 +1,183 @@
+package rules
+
+import "time"
+
+// Moderator modes (DESIGN.md, "Two ways to moderate").
+const (
+	// ModeratorApp: the app is the host; deadlines move the game on by themselves.
+	ModeratorApp = "app"
+	// ModeratorHost: a person moderates, sees everything and moves the game on.
+	ModeratorHost = "host"
+)
+
+// Phase names, in the order a game passes through them.
+const (
+	PhaseLobby       = "lobby"        // players join; the host seats them and starts
+	PhaseIntro       = "intro"        // day 0 introductions (R-MANIAC-02)
+	PhaseNight       = "night"        // every living player has a night task
+	PhaseNightDoctor = "night_doctor" // the Doctor chooses among the victims (R-MANIAC-07)
+	PhaseLastWord    = "last_word"    // last words of those who left
+	PhaseDay         = "day"          // monologues and nominations
+	PhaseDefence     = "defence"      // defence or justification speeches
+	PhaseVote        = "vote"         // a vote over the candidates
+	PhaseVoteAll     = "vote_all"     // "shall they leave?": yes or no
+	PhaseGameOver    = "game_over"
+)
+
+// State is one whole game. It is plain data: the store keeps it, Apply and Advance
+// return changed copies, View is the only way it leaves the server.
+type State struct {
+	Code      string    `json:"code"`
+	Rules     Options   `json:"rules"`
+	Moderator string    `json:"moderator"`
+	Lang      string    `json:"lang,omitempty"`
+	Players   []Player  `json:"players"` // in seat order
+	NextID    int       `json:"nextId"`
+	Phase     Phase     `json:"phase"`
+	Day       int       `json:"day"`
+	Night     int       `json:"night"`
+	Winner    Team      `json:"winner,omitempty"`
+	Events    []Event   `json:"events,omitempty"`
+	Created   time.Time `json:"created"`
+
+	// Day state.
+	FirstSpeaker string       `json:"firstSpeaker,omitempty"` // who opened the last day (R-SPORT-03)
+	Nominations  []Nomination `json:"nominations,omitempty"`
+	Ballots      []Ballot     `json:"ballots,omitempty"`
+	VoteRound    int          `json:"voteRound,omitempty"`  // 0 the day's vote, then revotes
+	FirstCount   int          `json:"firstCount,omitempty"` // votes the justifying player had (R-MANIAC-10)
+	Repeats      int          `json:"repeats,omitempty"`    // tied votes held again (R-PARTY-10)
+	Defended     string       `json:"defended,omitempty"`   // the Advocate's client for today (R-PARTY-06)
+	HalfVoter    string       `json:"halfVoter,omitempty"`  // last night's victim (R-CLASSIC-10)
+	Hands        []string     `json:"hands,omitempty"`      // raised during the round (R-MANIAC-09)
+
+	// Night state.
+	Choices []Choice `json:"choices,omitempty"` // this night's choices
+	Done    []string `json:"done,omitempty"`    // who has finished this step's task
+	Victims []string `json:"victims,omitempty"` // the night's victims before the Doctor (R-MANIAC-07)
+}
+
+// Player is one seat at the table.
+type Player struct {
+	ID        string   `json:"id"`
+	Name      string   `json:"name"`
+	Seat      int      `json:"seat"`
+	Role      Role     `json:"role,omitempty"`
+	Alive     bool     `json:"alive"`
+	Removed   bool     `json:"removed,omitempty"`   // removed by fouls or by the host (R-SPORT-16)
+	Shown     bool     `json:"shown,omitempty"`     // the card is shown to everyone
+	Warnings  int      `json:"warnings,omitempty"`  // fouls (R-SPORT-16)
+	Muted     int      `json:"muted,omitempty"`     // the day whose monologue is lost
+	Justified bool     `json:"justified,omitempty"` // has used the justification (R-MANIAC-10)
+	Saved     bool     `json:"saved,omitempty"`     // the Doctor has saved them (R-MANIAC-07)
+	Checks    []Check  `json:"checks,omitempty"`    // this player's own check results
+	Right     int      `json:"right,omitempty"`     // the Commissar's right answers (R-PARTY-04)
+	Named     []string `json:"named,omitempty"`     // mafia the Commissar named rightly (R-PARTY-04)
+	Spoke     bool     `json:"spoke,omitempty"`     // testament made (R-CLASSIC-06)
+}
+
+// Check is one night question and its answer, known only to the asker (and the
+// moderator), except where a rule announces it.
+type Check struct {
+	Night  int    `json:"night"`
+	Target string `json:"target"`
+	Kind   string `json:"kind"` // "black" (Sheriff) or "sheriff" (Don)
+	Yes    bool   `json:"yes"`  // black / is the Sheriff
+}
+
+// Phase is where the game is now and until when.
+type Phase struct {
+	Name string `json:"name"`
+	// EndsAt is the deadline of the current step; zero when there is none.
+	EndsAt time.Time `json:"endsAt,omitzero"`
+	// Queue lists the speakers of a speech phase; the first is speaking now.
+	Queue []string `json:"queue,omitempty"`
+	// Candidates are who can be voted for in a vote, or who the yes/no vote is about.
+	Candidates []string `json:"candidates,omitempty"`
+	// Reason says why a vote_all or defence phase is held: "car_crash" or "justify".
+	Reason string `json:"reason,omitempty"`
+	// Paused holds the time that was left when the host paused; zero when running.
+	Paused time.Duration `json:"paused,omitempty"`
+	// Next is the phase a last_word or defence phase leads to.
+	Next string `json:"next,omitempty"`
+	// Nominated counts nominations made by the current speaker.
+	Nominated int `json:"nominated,omitempty"`
+}
+
+// Nomination is one player put up for the vote, in the order made.
+type Nomination struct {
+	By     string `json:"by"`
+	Target string `json:"target"`
+}
+
+// Ballot is one vote: for a candidate, yes/no in a vote_all, or an abstention.
+type Ballot struct {
+	Voter  string `json:"voter"`
+	Target string `json:"target,omitempty"`
+	Yes    bool   `json:"yes,omitempty"`
+	Half   bool   `json:"half,omitempty"` // R-CLASSIC-10
+}
+
+// Choice is one night act, kept until the night is resolved.
+type Choice struct {
+	Actor  string `json:"actor"`
+	Type   string `json:"type"`
+	Target string `json:"target,omitempty"`
+}
+
+// Actor is who sends an action: the host (with the host token) or one player.
+type Actor struct {
+	Host   bool
+	Player string
+}
+
+// Viewer is who a view is made for.
+type Viewer struct {
+	Host   bool   // the host token: the moderator in host mode, the shared screen's controls in app mode
+	Player string // a player's id; empty with Host false is the public shared screen
+}
+
+// Public is the shared screen's viewer: it may see only what everyone may see.
+var Public = Viewer{}
+
+func (s *State) player(id string) *Player {
+	for i := range s.Players {
+		if s.Players[i].ID == id {
+			return &s.Players[i]
+		}
+	}
+	return nil
+}
+
+func (s *State) living() []*Player {
+	var out []*Player
+	for i := range s.Players {
+		if s.Players[i].Alive {
+			out = append(out, &s.Players[i])
+		}
+	}
+	return out
+}
+
+func (s *State) aliveCount() int { return len(s.living()) }
+
+// clone returns a deep copy, so that Apply never changes the state it was given.
+func (s State) clone() State {
+	c := s
+	c.Players = make([]Player, len(s.Players))
+	for i, p := range s.Players {
+		p.Checks = append([]Check(nil), p.Checks...)
+		p.Named = append([]string(nil), p.Named...)
+		c.Players[i] = p
+	}
+	c.Events = append([]Event(nil), s.Events...)
+	c.Nominations = append([]Nomination(nil), s.Nominations...)
+	c.Ballots = append([]Ballot(nil), s.Ballots...)
+	c.Choices = append([]Choice(nil), s.Choices...)
+	c.Done = append([]string(nil), s.Done...)
+	c.Victims = append([]string(nil), s.Victims...)
+	c.Hands = append([]string(nil), s.Hands...)
+	c.Phase.Queue = append([]string(nil), s.Phase.Queue...)
+	c.Phase.Candidates = append([]string(nil), s.Phase.Candidates...)
+	return c
+}

@@ -1,0 +1,175 @@
+package rules
+
+import (
+	"slices"
+	"time"
+)
+
+// View is what one viewer may see of a game (DESIGN.md, "Names every client can rely
+// on"). It is the security boundary: nothing leaves the server except through it.
+type View struct {
+	Code      string       `json:"code"`
+	Version   int64        `json:"version"`
+	Rules     Options      `json:"rules"`
+	Moderator string       `json:"moderator"`
+	Lang      string       `json:"lang,omitempty"`
+	Phase     PhaseView    `json:"phase"`
+	Players   []PlayerView `json:"players"`
+	You       *You         `json:"you,omitempty"`
+	Actions   []Option     `json:"actions"`
+	Events    []Event      `json:"events"`
+	Winner    *Team        `json:"winner"`
+	// Night is the moderator's live view of the night (host mode only).
+	Night *NightView `json:"night,omitempty"`
+}
+
+// PhaseView is the public state of the current phase.
+type PhaseView struct {
+	Name         string       `json:"name"`
+	Day          int          `json:"day"`
+	Night        int          `json:"night"`
+	EndsAt       *time.Time   `json:"endsAt"`
+	Speaker      *string      `json:"speaker"`
+	Queue        []string     `json:"queue,omitempty"`
+	Candidates   []string     `json:"candidates,omitempty"`
+	Reason       string       `json:"reason,omitempty"`
+	Paused       bool         `json:"paused"`
+	PausedLeftMs int64        `json:"pausedLeftMs,omitempty"`
+	Nominations  []Nomination `json:"nominations,omitempty"`
+	// Voted lists who has voted so far (not for whom); Pending counts the living
+	// players the current step still waits for.
+	Voted   []string `json:"voted,omitempty"`
+	Pending int      `json:"pending"`
+}
+
+// PlayerView is one seat as the viewer may see it.
+type PlayerView struct {
+	ID       string `json:"id"`
+	Seat     int    `json:"seat"`
+	Name     string `json:"name"`
+	Alive    bool   `json:"alive"`
+	Removed  bool   `json:"removed,omitempty"`
+	Warnings int    `json:"warnings,omitempty"`
+	Role     Role   `json:"role,omitempty"`
+	Team     Team   `json:"team,omitempty"`
+}
+
+// You is what a player knows about themselves.
+type You struct {
+	ID     string  `json:"id"`
+	Role   Role    `json:"role,omitempty"`
+	Team   Team    `json:"team,omitempty"`
+	Alive  bool    `json:"alive"`
+	Checks []Check `json:"checks,omitempty"`
+	// Shots are the black team's shots tonight, seen by the team as they are made.
+	Shots []Choice `json:"shots,omitempty"`
+	// Victims are the night's victims the Doctor chooses among (R-MANIAC-07).
+	Victims []string `json:"victims,omitempty"`
+	// Done: this player has finished tonight's task.
+	Done bool `json:"done,omitempty"`
+}
+
+// NightView shows the moderator the night's acts as they come in.
+type NightView struct {
+	Choices []Choice `json:"choices"`
+	Done    []string `json:"done"`
+	Victims []string `json:"victims,omitempty"`
+}
+
+// ViewOf returns what viewer v may see of s at time now. Transitions that fell due are
+// applied first, so a poll never shows a step that is already over.
+func ViewOf(s State, v Viewer, now time.Time) View {
+	s = Advance(s, now)
+	over := s.Phase.Name == PhaseGameOver
+	moderator := v.Host && s.Moderator == ModeratorHost
+	var me *Player
+	if !v.Host {
+		me = s.player(v.Player)
+	}
+	out := View{Code: s.Code, Rules: s.Rules, Moderator: s.Moderator, Lang: s.Lang, Actions: []Option{},
+		Events: make([]Event, 0, len(s.Events)), Players: make([]PlayerView, 0, len(s.Players))}
+	if s.Winner != "" {
+		w := s.Winner
+		out.Winner = &w
+	}
+	// Roles: your own, your black teammates', cards shown on leaving, everything to
+	// the moderator and at the end. Nothing else.
+	for _, p := range s.Players {
+		pv := PlayerView{ID: p.ID, Seat: p.Seat, Name: p.Name, Alive: p.Alive, Removed: p.Removed, Warnings: p.Warnings}
+		if p.Role != "" && (over || moderator || p.Shown || (me != nil && (me.ID == p.ID || (me.Role.Team() == MafiaTeam && p.Role.Team() == MafiaTeam)))) {
+			pv.Role, pv.Team = p.Role, p.Role.Team()
+		}
+		out.Players = append(out.Players, pv)
+	}
+	out.Phase = s.phaseView()
+	for _, e := range s.Events {
+		if s.visible(e, v) {
+			out.Events = append(out.Events, e)
+		}
+	}
+	actor := Actor{Host: v.Host, Player: v.Player}
+	if v.Host || me != nil {
+		if opts := Legal(s, actor); opts != nil {
+			out.Actions = opts
+		}
+	}
+	if me != nil {
+		out.You = s.you(me)
+	}
+	if moderator && (s.Phase.Name == PhaseNight || s.Phase.Name == PhaseNightDoctor) {
+		out.Night = &NightView{Choices: slices.Clone(s.Choices), Done: slices.Clone(s.Done), Victims: slices.Clone(s.Victims)}
+	}
+	return out
+}
+
+func (s *State) phaseView() PhaseView {
+	pv := PhaseView{Name: s.Phase.Name, Day: s.Day, Night: s.Night, Reason: s.Phase.Reason,
+		Queue: s.Phase.Queue, Candidates: s.Phase.Candidates, Nominations: s.Nominations}
+	if !s.Phase.EndsAt.IsZero() && s.Phase.Paused == 0 {
+		t := s.Phase.EndsAt
+		pv.EndsAt = &t
+	}
+	if s.Phase.Paused > 0 {
+		pv.Paused, pv.PausedLeftMs = true, s.Phase.Paused.Milliseconds()
+	}
+	if sp := s.speaker(); sp != "" {
+		pv.Speaker = &sp
+	}
+	for _, b := range s.Ballots {
+		pv.Voted = append(pv.Voted, b.Voter)
+	}
+	switch s.Phase.Name {
+	case PhaseNight, PhaseNightDoctor:
+		pv.Pending = s.aliveCount() - len(s.Done)
+	case PhaseVote, PhaseVoteAll:
+		for _, p := range s.living() {
+			if !s.hasBallot(p.ID) {
+				pv.Pending++
+			}
+		}
+	}
+	return pv
+}
+
+func (s *State) you(p *Player) *You {
+	y := &You{ID: p.ID, Alive: p.Alive, Checks: p.Checks}
+	if p.Role == "" {
+		return y
+	}
+	y.Role, y.Team = p.Role, p.Role.Team()
+	night := s.Phase.Name == PhaseNight || s.Phase.Name == PhaseNightDoctor
+	if night {
+		y.Done = slices.Contains(s.Done, p.ID)
+	}
+	if night && p.Role.Team() == MafiaTeam && p.Alive {
+		for _, c := range s.Choices {
+			if c.Type == ActKill && s.player(c.Actor).Role.Team() == MafiaTeam {
+				y.Shots = append(y.Shots, c)
+			}
+		}
+	}
+	if s.Phase.Name == PhaseNightDoctor && p.Role == Doctor && p.Alive {
+		y.Victims = slices.Clone(s.Victims)
+	}
+	return y
+}

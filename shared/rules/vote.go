@@ -1,0 +1,206 @@
+package rules
+
+import (
+	"slices"
+	"time"
+)
+
+// openVote opens a vote over candidates, in nomination order (R-SPORT-05).
+func (s *State) openVote(candidates []string, now time.Time) {
+	s.Ballots = nil
+	s.Phase = Phase{Name: PhaseVote, Candidates: candidates, EndsAt: now.Add(seconds(s.Rules.Vote))}
+}
+
+// openVoteAll opens a yes/no vote about candidates: "shall all of them leave?"
+// (R-SPORT-07) or "shall he leave?" after a justification (R-MANIAC-10).
+func (s *State) openVoteAll(candidates []string, reason string, now time.Time) {
+	s.Ballots = nil
+	s.Phase = Phase{Name: PhaseVoteAll, Candidates: candidates, Reason: reason, EndsAt: now.Add(seconds(s.Rules.Vote))}
+}
+
+// voteCast closes the vote once every living player has voted.
+func (s *State) voteCast(now time.Time) {
+	for _, p := range s.living() {
+		if !s.hasBallot(p.ID) {
+			return
+		}
+	}
+	s.closeVote(now)
+}
+
+// closeVote counts the ballots and carries out the result.
+func (s *State) closeVote(now time.Time) {
+	ballots := slices.Clone(s.Ballots)
+	if s.Phase.Name == PhaseVoteAll {
+		yes := 0
+		for _, b := range ballots {
+			if b.Yes {
+				yes++
+			}
+		}
+		s.log(ToAll, Event{Type: EvVoted, Ballots: ballots, Result: s.Phase.Reason})
+		s.Ballots = nil
+		s.settleVoteAll(yes, now)
+		return
+	}
+	// R-SPORT-05: a missing vote counts for the last nominee (text 003: the last
+	// nominee gets all remaining votes); otherwise it is an abstention.
+	if s.Rules.NonVoters == "last_nominee" && s.Rules.Voting == "nominees" {
+		last := s.Phase.Candidates[len(s.Phase.Candidates)-1]
+		for _, p := range s.living() {
+			if !s.hasBallot(p.ID) {
+				ballots = append(ballots, Ballot{Voter: p.ID, Target: last})
+			}
+		}
+	}
+	s.log(ToAll, Event{Type: EvVoted, Ballots: ballots})
+	s.Ballots = nil
+	count := map[string]int{}
+	var half string
+	for _, b := range ballots {
+		if b.Half {
+			half = b.Target
+		} else if b.Target != "" {
+			count[b.Target]++
+		}
+	}
+	top := 0
+	for _, c := range s.Phase.Candidates {
+		top = max(top, count[c])
+	}
+	var leaders []string
+	for _, c := range s.Phase.Candidates {
+		if count[c] == top && top > 0 {
+			leaders = append(leaders, c)
+		}
+	}
+	// R-CLASSIC-10: on an even split between two, last night's victim's half vote
+	// decides.
+	if len(leaders) == 2 && slices.Contains(leaders, half) {
+		leaders = []string{half}
+	}
+	switch {
+	case len(leaders) == 0:
+		s.acquit("no_votes", now)
+	case len(leaders) == 1:
+		s.leader(leaders[0], count[leaders[0]], now)
+	default:
+		s.tie(leaders, now)
+	}
+}
+
+// leader handles a single player with most votes.
+func (s *State) leader(id string, votes int, now time.Time) {
+	p := s.player(id)
+	if s.Rules.Ties == "justify" && s.VoteRound == 0 && !p.Justified {
+		// R-MANIAC-10: one minute to justify, then a revote; with fewer votes he
+		// stays. Reading taken: the revote is a yes/no vote on him alone.
+		p.Justified = true
+		s.FirstCount = votes
+		s.VoteRound = 1
+		s.Phase = Phase{Name: PhaseDefence, Queue: []string{id}, Candidates: []string{id}, Reason: "justify", Next: PhaseVoteAll}
+		s.beginSpeech(now)
+		return
+	}
+	s.sentence([]string{id}, now)
+}
+
+// tie handles a tie for most votes.
+func (s *State) tie(leaders []string, now time.Time) {
+	if s.Rules.FourLeftNoRevote && s.aliveCount() == 4 {
+		s.log(ToAll, Event{Type: EvTie, Result: "four_left"})
+		s.acquit("four_left", now) // R-SPORT-08
+		return
+	}
+	for _, id := range leaders {
+		s.log(ToAll, Event{Type: EvTie, Target: id})
+	}
+	switch s.Rules.Ties {
+	case "car_crash":
+		// R-SPORT-07: defence speeches and a revote among the tied; a tie again
+		// puts "shall all of them leave?" to the table.
+		if s.VoteRound == 0 {
+			s.VoteRound = 1
+			s.Phase = Phase{Name: PhaseDefence, Queue: leaders, Candidates: leaders, Reason: "car_crash", Next: PhaseVote}
+			s.beginSpeech(now)
+			return
+		}
+		s.openVoteAll(leaders, "car_crash", now)
+	case "revote":
+		// R-PARTY-10: accusations and the vote again from scratch, at most
+		// TieRepeats times, then nobody leaves.
+		if s.Repeats >= s.Rules.TieRepeats {
+			s.acquit("tie", now)
+			return
+		}
+		s.Repeats++
+		s.Nominations = nil
+		if s.Rules.Voting == "anyone" {
+			s.openVote(s.ids(func(p *Player) bool { return p.Alive }), now)
+			return
+		}
+		s.speeches(s.FirstSpeaker, now)
+	case "justify":
+		// R-MANIAC-10: two tied each justify, then a new vote between them; three or
+		// more tied all stay.
+		if len(leaders) == 2 && s.VoteRound == 0 {
+			s.VoteRound = 1
+			for _, id := range leaders {
+				s.player(id).Justified = true
+			}
+			s.Phase = Phase{Name: PhaseDefence, Queue: leaders, Candidates: leaders, Reason: "justify", Next: PhaseVote}
+			s.beginSpeech(now)
+			return
+		}
+		s.acquit("tie", now)
+	default:
+		s.acquit("tie", now)
+	}
+}
+
+// settleVoteAll carries out a yes/no vote.
+func (s *State) settleVoteAll(yes int, now time.Time) {
+	if s.Phase.Reason == "justify" {
+		if yes < s.FirstCount {
+			s.acquit("justified", now)
+			return
+		}
+		s.sentence(s.Phase.Candidates, now)
+		return
+	}
+	// R-SPORT-07: more than half of the living players for: all leave.
+	if yes*2 > s.aliveCount() {
+		s.sentence(s.Phase.Candidates, now)
+		return
+	}
+	s.acquit("all_stay", now)
+}
+
+// acquit ends the day with nobody leaving, and night falls.
+func (s *State) acquit(reason string, now time.Time) {
+	s.log(ToAll, Event{Type: EvAcquitted, Result: reason})
+	s.startNight(now)
+}
+
+// sentence sends the voted-out players away, each with a last word where the rules
+// give one (R-SPORT-09), unless the Advocate defended them for today (R-PARTY-06).
+func (s *State) sentence(ids []string, now time.Time) {
+	var words []string
+	for _, id := range ids {
+		p := s.player(id)
+		if id == s.Defended {
+			s.log(ToAll, Event{Type: EvDefended, Target: id})
+			continue
+		}
+		p.Alive = false
+		s.log(ToAll, Event{Type: EvEliminated, Target: id, Result: "vote"})
+		s.showCard(p)
+		if s.Rules.LastWords == "all" {
+			words = append(words, id)
+		}
+	}
+	if s.checkWin(now) {
+		return
+	}
+	s.lastWords(words, PhaseNight, now)
+}

@@ -1,0 +1,98 @@
+package rules
+
+import "time"
+
+// winner decides whether the game is over, and who won. The checks run in a fixed
+// order so exactly one side wins:
+//  1. town: no black player and no Maniac playing alone (R-CLASSIC-08, R-SPORT-14,
+//     R-PARTY-11, R-MANIAC-11; a Maniac on the mafia's side must also be gone);
+//  2. maniac: a lone Maniac who is one of the last two (R-MANIAC-11 leaves this
+//     open; we take the common reading);
+//  3. mafia: parity (R-SPORT-14; a Maniac on the mafia's side counts with the
+//     mafia), or no one else left (R-CLASSIC-08 elimination), or the last pair of
+//     one black and one other (R-PARTY-11).
+func (s *State) winner() Team {
+	black, others, total := 0, 0, 0
+	maniacAlive := false
+	for _, p := range s.living() {
+		total++
+		switch {
+		case p.Role.Team() == MafiaTeam:
+			black++
+		case p.Role == Maniac:
+			maniacAlive = true
+			if s.Rules.ManiacSide == "mafia" {
+				black++
+			} else {
+				others++
+			}
+		default:
+			others++
+		}
+	}
+	loneManiac := maniacAlive && s.Rules.ManiacSide != "mafia"
+	trueBlack := black
+	if maniacAlive && s.Rules.ManiacSide == "mafia" {
+		trueBlack--
+	}
+	switch {
+	case trueBlack == 0 && !maniacAlive:
+		return Town
+	case loneManiac && total <= 2:
+		return Loner
+	case black == 0:
+		return ""
+	case s.Rules.Win == "parity" && black >= others:
+		return MafiaTeam
+	case others == 0:
+		return MafiaTeam
+	case s.Rules.LastPairMafia && total == 2 && trueBlack == 1:
+		return MafiaTeam
+	}
+	return ""
+}
+
+// checkWin ends the game if a side has won, and reports whether it did.
+func (s *State) checkWin(time.Time) bool {
+	w := s.winner()
+	if w == "" {
+		return false
+	}
+	s.Winner = w
+	s.Phase = Phase{Name: PhaseGameOver}
+	s.log(ToAll, Event{Type: EvGameOver, Result: string(w)})
+	return true
+}
+
+// Advance applies every transition that fell due before now: a speech whose time is
+// up, a night or a vote whose deadline passed. Only games the app moderates move by
+// the clock; a human moderator moves the game on with "advance". A paused game does
+// not move.
+func Advance(s State, now time.Time) State {
+	if s.Moderator != ModeratorApp || !s.due(now) {
+		return s
+	}
+	n := s.clone()
+	for i := 0; i < 1000 && n.due(now); i++ {
+		n.timeout(n.Phase.EndsAt)
+	}
+	return n
+}
+
+func (s *State) due(now time.Time) bool {
+	return s.Phase.Paused == 0 && !s.Phase.EndsAt.IsZero() && !now.Before(s.Phase.EndsAt) &&
+		s.Phase.Name != PhaseLobby && s.Phase.Name != PhaseGameOver
+}
+
+// timeout ends the current step as its deadline would: the speech ends, the night
+// is resolved with the acts made so far, the vote is counted.
+func (s *State) timeout(now time.Time) {
+	switch s.Phase.Name {
+	case PhaseNight, PhaseNightDoctor:
+		s.endNightStep(now)
+	case PhaseIntro, PhaseDay, PhaseDefence, PhaseLastWord:
+		s.nextSpeaker(now)
+	case PhaseVote, PhaseVoteAll:
+		s.closeVote(now)
+	}
+}
