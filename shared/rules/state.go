@@ -1,6 +1,9 @@
 package rules
 
-import "time"
+import (
+	"slices"
+	"time"
+)
 
 // Moderator modes (DESIGN.md, "Two ways to moderate").
 const (
@@ -164,20 +167,19 @@ func (s *State) aliveCount() int { return len(s.living()) }
 // clone returns a deep copy, so that Apply never changes the state it was given.
 func (s State) clone() State {
 	c := s
-	c.Players = make([]Player, len(s.Players))
-	for i, p := range s.Players {
-		p.Checks = append([]Check(nil), p.Checks...)
-		p.Named = append([]string(nil), p.Named...)
-		c.Players[i] = p
+	c.Players = slices.Clone(s.Players)
+	for i := range c.Players {
+		c.Players[i].Checks = slices.Clone(c.Players[i].Checks)
+		c.Players[i].Named = slices.Clone(c.Players[i].Named)
 	}
-	c.Events = append([]Event(nil), s.Events...)
-	c.Nominations = append([]Nomination(nil), s.Nominations...)
-	c.Ballots = append([]Ballot(nil), s.Ballots...)
-	c.Choices = append([]Choice(nil), s.Choices...)
-	c.Done = append([]string(nil), s.Done...)
-	c.Victims = append([]string(nil), s.Victims...)
-	c.Hands = append([]string(nil), s.Hands...)
-	c.Phase.Queue = append([]string(nil), s.Phase.Queue...)
-	c.Phase.Candidates = append([]string(nil), s.Phase.Candidates...)
+	c.Events = slices.Clone(s.Events)
+	c.Nominations = slices.Clone(s.Nominations)
+	c.Ballots = slices.Clone(s.Ballots)
+	c.Choices = slices.Clone(s.Choices)
+	c.Done = slices.Clone(s.Done)
+	c.Victims = slices.Clone(s.Victims)
+	c.Hands = slices.Clone(s.Hands)
+	c.Phase.Queue = slices.Clone(s.Phase.Queue)
+	c.Phase.Candidates = slices.Clone(s.Phase.Candidates)
 	return c
 }

@@ -1,0 +1,54 @@
+package rules
+
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+)
+
+// FuzzApply decodes arbitrary bytes as an action and applies it, as a player or as
+// the host, to games in several phases: nothing may panic, and a refusal must leave
+// the state as it was.
+func FuzzApply(f *testing.F) {
+	for _, seed := range []string{
+		`{"id":"a1","type":"kill","target":"p5"}`,
+		`{"id":"a2","type":"vote_all","yes":true}`,
+		`{"type":"seat","target":"p1","seat":99}`,
+		`{"type":"configure","options":{"preset":"sport","win":"x"}}`,
+		`{"type":"testament","target":"p1","verdict":"mafia"}`,
+		`{"type":"nominate","target":""}`,
+		`[]`, `{"type":7}`, `null`,
+	} {
+		f.Add([]byte(seed), uint8(0), uint8(1))
+	}
+	states := fuzzStates(f)
+	f.Fuzz(func(t *testing.T, data []byte, which, who uint8) {
+		var a Action
+		if json.Unmarshal(data, &a) != nil {
+			return
+		}
+		s := states[int(which)%len(states)]
+		actor := Actor{Host: who == 0}
+		if !actor.Host {
+			actor.Player = id(int(who % 12))
+		}
+		before := s.clone()
+		next, err := Apply(s, actor, a, t0.Add(90e9))
+		if err != nil && !reflect.DeepEqual(next, before) {
+			t.Fatalf("refused %s changed the state", a.Type)
+		}
+		_ = ViewOf(next, Viewer{Player: actor.Player, Host: actor.Host}, t0)
+	})
+}
+
+// fuzzStates are games in the lobby, at night, in a speech and in a vote.
+func fuzzStates(tb testing.TB) []State {
+	o, _ := Preset(PresetSport)
+	lobby, _ := New("FUZZ01", o, ModeratorApp, "en", t0)
+	g := sport10(tb)
+	night := g.s
+	g.quietNight()
+	day := g.s
+	g.speeches(map[int]int{1: 5, 2: 6})
+	return []State{lobby, night, day, g.s}
+}
