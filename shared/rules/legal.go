@@ -192,7 +192,7 @@ func (s *State) nightTasks(p *Player) []Option {
 	others := s.ids(func(q *Player) bool { return q.Alive && q.ID != p.ID })
 	alive := s.ids(func(q *Player) bool { return q.Alive })
 	if s.Phase.Name == PhaseNightDoctor {
-		if p.Role == Doctor {
+		if p.Role == Doctor && !s.chose(p.ID, ActHeal) {
 			return []Option{{Type: ActHeal, Targets: s.Victims}}
 		}
 		return nil

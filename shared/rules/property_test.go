@@ -272,6 +272,14 @@ func checkActor(t *rapid.T, s State, actor Actor, a Action) {
 
 // checkWinner: once over, exactly one side has won, the one the survivors make.
 func checkWinner(t *rapid.T, s State) {
+	seen := map[Choice]bool{}
+	for _, c := range s.Choices {
+		c.Target = ""
+		if seen[c] {
+			t.Fatalf("%s made two %s choices in one night", c.Actor, c.Type)
+		}
+		seen[c] = true
+	}
 	over := s.Phase.Name == PhaseGameOver
 	if over != (s.Winner != "") {
 		t.Fatalf("phase %s with winner %q", s.Phase.Name, s.Winner)

@@ -42,6 +42,10 @@ type State struct {
 	Winner    Team      `json:"winner,omitempty"`
 	Events    []Event   `json:"events,omitempty"`
 	Created   time.Time `json:"created"`
+	// Ticks counts the transitions the clock has made. Advance is deterministic, so
+	// a stored version and the ticks after Advance name one state exactly: readers
+	// can tag a view without writing the advanced state back.
+	Ticks int `json:"ticks,omitempty"`
 
 	// Day state.
 	FirstSpeaker string       `json:"firstSpeaker,omitempty"` // who opened the last day (R-SPORT-03)

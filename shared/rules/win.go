@@ -75,6 +75,7 @@ func Advance(s State, now time.Time) State {
 	n := s.clone()
 	for i := 0; i < 1000 && n.due(now); i++ {
 		n.timeout(n.Phase.EndsAt)
+		n.Ticks++
 	}
 	return n
 }
