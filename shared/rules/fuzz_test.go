@@ -37,7 +37,7 @@ func FuzzApply(f *testing.F) {
 		if err != nil && !reflect.DeepEqual(next, before) {
 			t.Fatalf("refused %s changed the state", a.Type)
 		}
-		_ = ViewOf(next, Viewer{Player: actor.Player, Host: actor.Host}, t0)
+		_ = ViewOf(next, Viewer(actor), t0)
 	})
 }
 

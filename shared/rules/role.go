@@ -42,12 +42,3 @@ func (r Role) Team() Team {
 // Black reports whether a Sheriff's check shows the role as black (R-SPORT-12: the Don
 // shows black; R-MANIAC-05: the Maniac shows as not mafia).
 func (r Role) Black() bool { return r.Team() == MafiaTeam }
-
-// valid reports whether r is one of the known roles.
-func (r Role) valid() bool {
-	switch r {
-	case Citizen, Mafia, Don, Sheriff, Doctor, Lover, Advocate, Cinderella, Maniac:
-		return true
-	}
-	return false
-}

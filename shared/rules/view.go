@@ -8,8 +8,11 @@ import (
 // View is what one viewer may see of a game (DESIGN.md, "Names every client can rely
 // on"). It is the security boundary: nothing leaves the server except through it.
 type View struct {
-	Code      string       `json:"code"`
-	Version   int64        `json:"version"`
+	Code    string `json:"code"`
+	Version int64  `json:"version"`
+	// Tick counts the clock's transitions since the stored version (a deadline that
+	// passed with no action since). Version and Tick together name the state shown.
+	Tick      int          `json:"tick,omitempty"`
 	Rules     Options      `json:"rules"`
 	Moderator string       `json:"moderator"`
 	Lang      string       `json:"lang,omitempty"`
@@ -79,6 +82,7 @@ type NightView struct {
 // ViewOf returns what viewer v may see of s at time now. Transitions that fell due are
 // applied first, so a poll never shows a step that is already over.
 func ViewOf(s State, v Viewer, now time.Time) View {
+	stored := s.Ticks
 	s = Advance(s, now)
 	over := s.Phase.Name == PhaseGameOver
 	moderator := v.Host && s.Moderator == ModeratorHost
@@ -86,7 +90,7 @@ func ViewOf(s State, v Viewer, now time.Time) View {
 	if !v.Host {
 		me = s.player(v.Player)
 	}
-	out := View{Code: s.Code, Rules: s.Rules, Moderator: s.Moderator, Lang: s.Lang, Actions: []Option{},
+	out := View{Code: s.Code, Tick: s.Ticks - stored, Rules: s.Rules, Moderator: s.Moderator, Lang: s.Lang, Actions: []Option{},
 		Events: make([]Event, 0, len(s.Events)), Players: make([]PlayerView, 0, len(s.Players))}
 	if s.Winner != "" {
 		w := s.Winner
@@ -107,7 +111,7 @@ func ViewOf(s State, v Viewer, now time.Time) View {
 			out.Events = append(out.Events, e)
 		}
 	}
-	actor := Actor{Host: v.Host, Player: v.Player}
+	actor := Actor(v)
 	if v.Host || me != nil {
 		if opts := Legal(s, actor); opts != nil {
 			out.Actions = opts

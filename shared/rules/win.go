@@ -69,7 +69,7 @@ func (s *State) checkWin(time.Time) bool {
 // the clock; a human moderator moves the game on with "advance". A paused game does
 // not move.
 func Advance(s State, now time.Time) State {
-	if s.Moderator != ModeratorApp || !s.due(now) {
+	if !s.due(now) {
 		return s
 	}
 	n := s.clone()
@@ -81,8 +81,18 @@ func Advance(s State, now time.Time) State {
 }
 
 func (s *State) due(now time.Time) bool {
-	return s.Phase.Paused == 0 && !s.Phase.EndsAt.IsZero() && !now.Before(s.Phase.EndsAt) &&
-		s.Phase.Name != PhaseLobby && s.Phase.Name != PhaseGameOver
+	next := NextDeadline(*s)
+	return !next.IsZero() && !now.Before(next)
+}
+
+// NextDeadline is when Advance may next change s by itself, or zero if the clock
+// cannot move it: a lobby, a finished or paused game, or one a person moderates.
+// Before it, Advance returns s unchanged.
+func NextDeadline(s State) time.Time {
+	if s.Moderator != ModeratorApp || s.Phase.Paused != 0 || s.Phase.Name == PhaseLobby || s.Phase.Name == PhaseGameOver {
+		return time.Time{}
+	}
+	return s.Phase.EndsAt
 }
 
 // timeout ends the current step as its deadline would: the speech ends, the night

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
 )
 
 // Bolt is a Store kept in one file on disk with bbolt, for running the game
@@ -53,7 +54,7 @@ func OpenBolt(path string) (*Bolt, error) {
 	}
 	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: boltLockTimeout})
 	if err != nil {
-		if errors.Is(err, bolt.ErrTimeout) {
+		if errors.Is(err, berrors.ErrTimeout) {
 			return nil, fmt.Errorf("store: open %s: file is in use by another process: %w", path, err)
 		}
 		return nil, fmt.Errorf("store: open %s: %w", path, err)

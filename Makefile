@@ -1,0 +1,127 @@
+# City Sleeps: build, run, test and deploy.
+#
+#   make run          the whole game on this machine (PORT=8080, DATA_DIR=.data)
+#   make test         installs what the tests need, lints, runs every test
+#   make bench        benchmarks, and the Lambda size and init-time report
+#   make deploy       sam build + sam deploy (--guided the first time) + upload the site
+#
+# `sam build` calls the build-<LogicalId> targets (BuildMethod: makefile).
+
+SHELL := bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := build
+
+GO       ?= go
+PORT     ?= 8080
+DATA_DIR ?= .data
+STACK    ?= citysleeps
+
+# Tools the Makefile installs into bin/ at pinned versions.
+BIN                 := $(CURDIR)/bin
+STATICCHECK_VERSION := v0.8.2
+RIE_VERSION         := v0.0.0-20261030222936-bef5c4ba774d
+STATICCHECK         := $(BIN)/staticcheck
+RIE                 := $(BIN)/aws-lambda-rie
+
+# The whole suite takes a few minutes on two cores; the timeout only stops a hang.
+TEST_TIMEOUT ?= 20m
+
+# Lambda builds: provided.al2023 on arm64 runs a static binary named bootstrap.
+# LAMBDA_ARCH=amd64 builds one this (x86) machine can run, for the runtime test.
+LAMBDA_ARCH ?= arm64
+LAMBDA_BUILD = GOOS=linux GOARCH=$(LAMBDA_ARCH) CGO_ENABLED=0 $(GO) build \
+	-tags lambda.norpc -trimpath -ldflags='-s -w'
+
+# Root, or sudo for the one step that installs a system package.
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: build run test test-go test-frontend bench lint tools npm chromium \
+	build-CreateFunction build-JoinFunction build-ReadFunction build-ActFunction \
+	sam-build sam-local deploy upload clean
+
+## build: the local server, as bin/citysleeps
+build:
+	$(GO) build -trimpath -o bin/citysleeps ./infra/server
+
+## run: build and start the local server (PORT, DATA_DIR, PUBLIC_URL, RATE_LIMIT)
+run: build
+	PORT=$(PORT) DATA_DIR=$(DATA_DIR) ./bin/citysleeps
+
+## test: everything CI runs
+test: npm chromium lint $(RIE) test-go test-frontend
+
+test-go:
+	$(GO) test -race -timeout $(TEST_TIMEOUT) ./...
+
+# The frontend's own unit tests (node's test runner), when it has them.
+test-frontend: npm
+	@if [ -d frontend/test ]; then cd frontend && node --test test/; fi
+
+## bench: the benchmarks, then the Lambda binary sizes and init times
+bench: npm $(RIE)
+	$(GO) test -run '^$$' -bench . -benchmem -timeout $(TEST_TIMEOUT) ./...
+	$(GO) test -run 'TestLambdaRuntime' -v -count=1 -timeout $(TEST_TIMEOUT) ./infra/deploytest | \
+		awk '/Lambda functions|through Lambda/ {p=1} p && /^[[:space:]]*$$/ {p=0} p || /^(--- |ok|FAIL)/'
+
+## lint: gofmt, go vet, staticcheck and a tidy go.mod
+lint: $(STATICCHECK)
+	@unformatted=$$(gofmt -l $$($(GO) list -f '{{.Dir}}' ./...)); \
+	if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
+	$(GO) vet ./...
+	$(STATICCHECK) ./...
+	@$(GO) mod tidy -diff || { echo "go.mod/go.sum are not tidy: run go mod tidy"; exit 1; }
+
+tools: $(STATICCHECK) $(RIE)
+
+$(STATICCHECK):
+	GOBIN=$(BIN) $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+
+# AWS's Lambda Runtime Interface Emulator, for the Lambda runtime test.
+$(RIE):
+	GOBIN=$(BIN) $(GO) install github.com/aws/aws-lambda-runtime-interface-emulator/cmd/aws-lambda-rie@$(RIE_VERSION)
+
+# dynalite (the tests' DynamoDB) and anything else package.json lists, once.
+npm: node_modules/.package-lock.json
+node_modules/.package-lock.json: package.json package-lock.json
+	npm ci --no-audit --no-fund
+
+# Debian's Chromium, for the browser tests; installed only when missing.
+chromium:
+	@if [ ! -x /usr/bin/chromium ]; then \
+		$(SUDO) apt-get update && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y chromium; \
+	fi
+
+## build-<LogicalId>: one Lambda function's bootstrap in ARTIFACTS_DIR (sam build)
+build-CreateFunction: ; $(call lambda,create)
+build-JoinFunction:   ; $(call lambda,join)
+build-ReadFunction:   ; $(call lambda,read)
+build-ActFunction:    ; $(call lambda,act)
+
+define lambda
+@if [ -z "$(ARTIFACTS_DIR)" ]; then echo "set ARTIFACTS_DIR (sam build does)"; exit 1; fi
+$(LAMBDA_BUILD) -o $(ARTIFACTS_DIR)/bootstrap ./functions/$(1)
+endef
+
+## sam-build, sam-local, deploy: for those with the AWS SAM CLI (sam-local needs Docker)
+sam-build:
+	sam build
+
+sam-local: sam-build
+	sam local start-api --port $(PORT)
+
+deploy: sam-build
+	sam deploy $(if $(wildcard samconfig.toml),,--guided --stack-name $(STACK))
+	$(MAKE) upload
+
+# upload: the frontend to the site bucket, then a CloudFront invalidation.
+upload:
+	out() { aws cloudformation describe-stacks --stack-name $(STACK) \
+		--query "Stacks[0].Outputs[?OutputKey=='$$1'].OutputValue" --output text; }; \
+	bucket=$$(out SiteBucketName); dist=$$(out DistributionId); \
+	aws s3 sync frontend/ "s3://$$bucket/" --delete \
+		--exclude 'test/*' --exclude 'e2e/*' --exclude '*.go' --exclude 'package.json' --exclude 'node_modules/*'; \
+	aws cloudfront create-invalidation --distribution-id "$$dist" --paths '/*' >/dev/null; \
+	echo "Site: $$(out SiteUrl)"
+
+clean:
+	rm -rf bin .aws-sam

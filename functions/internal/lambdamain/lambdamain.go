@@ -1,0 +1,54 @@
+// Package lambdamain is the wiring every Lambda function shares: the store from
+// the environment, the service, the HTTP handler for the function's routes, the
+// API Gateway adapter and the Lambda runtime loop.
+//
+// Nothing is done at init that can wait: the AWS configuration is loaded and the
+// DynamoDB client built on the first request (httpapi.Lazy), so a cold start
+// costs the runtime's start and little more. Nothing of one game outlives its
+// request: only the store client and the service are kept.
+package lambdamain
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"os"
+
+	"github.com/aws/aws-lambda-go/lambda"
+	"github.com/awslabs/aws-lambda-go-api-proxy/httpadapter"
+
+	"citysleeps/shared/httpapi"
+	"citysleeps/shared/service"
+	"citysleeps/shared/store"
+)
+
+// EnvPublicURL names the environment variable that, when set, is the base of
+// the join links (a custom domain). Otherwise the links use the host CloudFront
+// forwards in X-Forwarded-Host.
+const EnvPublicURL = "PUBLIC_URL"
+
+// Run serves function's routes (one of httpapi.Functions) until the Lambda
+// runtime stops the process.
+func Run(function string) {
+	lambda.Start(httpadapter.NewV2(Handler(function)).ProxyWithContext)
+}
+
+// Handler returns the function's HTTP handler with its store built lazily from
+// the environment (TABLE_NAME, DYNAMODB_ENDPOINT, AWS_REGION).
+func Handler(function string) http.Handler {
+	logger := slog.New(slog.NewJSONHandler(os.Stdout, nil))
+	games := httpapi.Lazy(func(ctx context.Context) (httpapi.Games, error) {
+		st, err := store.NewDynamoFromEnv(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return service.New(st, service.WithLogger(logger)), nil
+	})
+	return httpapi.New(httpapi.Config{
+		Games:              games,
+		Function:           function,
+		PublicURL:          os.Getenv(EnvPublicURL),
+		TrustForwardedHost: true,
+		Logger:             logger,
+	})
+}

@@ -1,0 +1,25 @@
+// Package httpapi is the HTTP face of the game: one http.Handler for the routes of
+// DESIGN.md ("HTTP API"), used as it is by the local server (infra/server) and, through
+// aws-lambda-go-api-proxy, by every Lambda function (functions/).
+//
+// It does what belongs to HTTP and nothing else: routing, bearer tokens, strict
+// JSON decoding with a body limit, the one table from error codes to statuses,
+// ETags and 304s, the pollAfterMs hint, the join link and its QR code, security
+// headers. Games are created, joined, read and changed by a Games (the
+// service package's *Service).
+//
+// Wiring it up:
+//
+//	svc := service.New(store.NewMemory())
+//	api := httpapi.New(httpapi.Config{Games: svc, PublicURL: "http://192.168.1.5:8080"})
+//	mux := http.NewServeMux()
+//	mux.Handle("/api/", httpapi.Limit(api, httpapi.DefaultLimit))
+//	mux.Handle("/", httpapi.Static(os.DirFS("frontend")))
+//
+// A Lambda function builds its store on the first request instead, so that its
+// init stays short:
+//
+//	api := httpapi.New(httpapi.Config{Games: httpapi.Lazy(build), Function: httpapi.FuncRead})
+//
+// docs/API.md describes the API for client and bot writers.
+package httpapi

@@ -1,0 +1,128 @@
+package httpapi
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"citysleeps/shared/httpapi/apitest"
+	"citysleeps/shared/rules"
+)
+
+// checkDecodeError fails unless err is a client error with a 4xx status.
+func checkDecodeError(t *testing.T, err error) {
+	t.Helper()
+	var ae *apiError
+	if !errors.As(err, &ae) {
+		t.Fatalf("error %v (%T) is not an API error", err, err)
+	}
+	if s := ae.status(); s < 400 || s > 499 || ae.message == "" {
+		t.Fatalf("error %v: status %d", err, s)
+	}
+}
+
+var createSeeds = []string{
+	`{"preset":"sport"}`, `{"preset":"classic","moderator":"host","lang":"ru","options":{"speech":30}}`,
+	`{"preset":"party","options":null}`, `{}`, `null`, `[]`, `{"preset":1}`, `{"preset":"sport"} x`,
+	`{"preset":"sport","x":1}`, `{"preset":"sport","lang":"\u0000"}`, `{"preset":"` + strings.Repeat("s", 40) + `"}`, ``, `{`,
+}
+
+func FuzzDecodeCreate(f *testing.F) {
+	for _, s := range createSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		req, err := decodeCreate(bytes.NewReader(data))
+		if err != nil {
+			checkDecodeError(t, err)
+			return
+		}
+		if req.Preset == "" || len(req.Preset) > maxPreset || len(req.Lang) > maxLang || !printable(req.Lang) {
+			t.Fatalf("accepted %+v", req)
+		}
+		if len(req.Options) > 0 && !json.Valid(req.Options) {
+			t.Fatalf("accepted options that are not JSON: %q", req.Options)
+		}
+	})
+}
+
+func FuzzDecodeJoin(f *testing.F) {
+	for _, s := range []string{`{"name":"Аня"}`, `{"name":"  a  "}`, `{"name":""}`, `{"name":"a\u0007"}`,
+		`{"name":"` + strings.Repeat("я", 25) + `"}`, `{"name":"a","b":1}`, `{"name":1}`, `"a"`, `{"name":"\ud800"}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		name, err := decodeJoin(bytes.NewReader(data))
+		if err != nil {
+			checkDecodeError(t, err)
+			return
+		}
+		if name == "" || name != strings.TrimSpace(name) || !utf8.ValidString(name) ||
+			utf8.RuneCountInString(name) > rules.MaxName || !printable(name) {
+			t.Fatalf("accepted name %q", name)
+		}
+	})
+}
+
+var actionSeeds = []string{
+	`{"id":"a1","type":"start"}`, `{"id":"a2","type":"vote","target":"p3"}`, `{"id":"a3","type":"vote_all","yes":true}`,
+	`{"id":"a4","type":"testament","target":"p2","verdict":"mafia"}`, `{"id":"a5","type":"seat","target":"p1","seat":3}`,
+	`{"id":"a6","type":"maniac_side","side":"mafia"}`, `{"id":"a7","type":"configure","options":{"preset":"sport"}}`,
+	`{"id":"a8","type":"kill","target":"p1"}`, `{"type":"sleep"}`, `{"id":"x"}`, `{"id":"a","type":"start","Deal":[1]}`,
+	`{"id":"a","type":"vote_all","yes":"no"}`, `{"id":"a","type":"seat","seat":1e99}`, `[1]`, `nul`, `{"id":"a","type":"start"}{}`,
+}
+
+func FuzzDecodeAction(f *testing.F) {
+	for _, s := range actionSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		a, err := decodeAction(bytes.NewReader(data))
+		if err != nil {
+			checkDecodeError(t, err)
+			return
+		}
+		if a.Type == "" || len(a.ID) > maxActionID || a.Deal != [32]byte{} {
+			t.Fatalf("accepted %+v", a)
+		}
+	})
+}
+
+// FuzzAct sends arbitrary bodies to the actions route of a game in play, as the
+// host and as a player: the answer is a view or a client error, never a 5xx,
+// and a refused request leaves the stored game as it was.
+func FuzzAct(f *testing.F) {
+	for _, s := range actionSeeds {
+		f.Add([]byte(s), false)
+		f.Add([]byte(s), true)
+	}
+	e := newEnv(f, Config{})
+	code, host, tokens, ids := e.table("classic", 6)
+	e.MustAct(code, host, rules.Action{ID: "s", Type: rules.ActStart})
+	f.Fuzz(func(t *testing.T, body []byte, asHost bool) {
+		e.TB = t
+		token := tokens[ids[0]]
+		if asHost {
+			token = host
+		}
+		before := e.version(code)
+		res := e.Do(apitest.Request{Method: "POST", Path: "/api/games/" + code + "/actions", Token: token, Body: body})
+		switch {
+		case res.Status == http.StatusOK:
+		case res.Status >= 400 && res.Status < 500:
+			var eb apitest.ErrorBody
+			if err := json.Unmarshal(res.Body, &eb); err != nil || eb.Error.Code == "" {
+				t.Fatalf("error body %q", res.Body)
+			}
+			if after := e.version(code); after != before {
+				t.Fatalf("refused (%d %s), yet the version went from %d to %d", res.Status, res.Body, before, after)
+			}
+		default:
+			t.Fatalf("status %d: %s", res.Status, res.Body)
+		}
+	})
+}

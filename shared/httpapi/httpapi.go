@@ -1,0 +1,557 @@
+package httpapi
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"os"
+	"runtime/debug"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"citysleeps/shared/rules"
+	"citysleeps/shared/service"
+)
+
+// Games creates, joins, reads and changes games: *service.Service.
+type Games interface {
+	Create(ctx context.Context, req service.CreateRequest) (service.Created, error)
+	Join(ctx context.Context, code, name string) (service.Joined, error)
+	Read(ctx context.Context, code, token string) (rules.View, error)
+	Act(ctx context.Context, code, token string, a rules.Action) (rules.View, error)
+}
+
+var _ Games = (*service.Service)(nil)
+
+// Config configures the handler. Only Games is required.
+type Config struct {
+	Games Games
+	// PublicURL is the base of the join link, such as "http://192.168.1.5:8080"
+	// or "https://mafia.example.org". Empty: taken from each request (its Host
+	// and X-Forwarded-Proto).
+	PublicURL string
+	// TrustForwardedHost takes the join link's host from X-Forwarded-Host when
+	// the request has one: in AWS, CloudFront puts the site's own host there
+	// (template.yaml), as the Lambda sees only API Gateway's.
+	TrustForwardedHost bool
+	// Function, if set, serves only that Lambda function's routes (FuncCreate, …);
+	// the others answer 404. Empty serves every route.
+	Function string
+	// Logger receives internal errors and one line per request; default JSON on stderr.
+	Logger *slog.Logger
+	// Now replaces the clock in tests.
+	Now func() time.Time
+}
+
+// New returns the API handler. It serves the paths under /api/ and answers any
+// other /api/ path with a JSON 404 (or 405 for a known path and another method).
+func New(cfg Config) http.Handler {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.NewJSONHandler(os.Stderr, nil))
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	cfg.PublicURL = strings.TrimRight(cfg.PublicURL, "/")
+	h := &handler{cfg: cfg, log: cfg.Logger}
+	handlers := map[string]http.HandlerFunc{
+		PathGames:   h.create,
+		PathPlayers: h.join,
+		PathGame:    h.read,
+		PathQR:      h.qr,
+		PathHealth:  h.health,
+		PathActions: h.act,
+	}
+	mux := http.NewServeMux()
+	allowed := map[string][]string{}
+	for _, rt := range Routes {
+		if cfg.Function != "" && rt.Function != cfg.Function {
+			continue
+		}
+		mux.Handle(rt.Pattern(), handlers[rt.Path])
+		allowed[rt.Path] = append(allowed[rt.Path], rt.Method)
+	}
+	for p, methods := range allowed {
+		if slices.Contains(methods, http.MethodGet) {
+			methods = append(methods, http.MethodHead)
+		}
+		allow := strings.Join(methods, ", ")
+		mux.HandleFunc(p, func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Allow", allow)
+			h.fail(w, r, newError(CodeMethodNotAllowed, "this route takes "+allow))
+		})
+	}
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		h.fail(w, r, newError(CodeNotFound, "no such route"))
+	})
+	return h.middleware(mux)
+}
+
+type handler struct {
+	cfg Config
+	log *slog.Logger
+}
+
+// statusWriter remembers the status for the access log.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+	code   string // the error code, when the response is an error
+}
+
+func (w *statusWriter) WriteHeader(status int) {
+	if w.status == 0 {
+		w.status = status
+	}
+	w.ResponseWriter.WriteHeader(status)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+// middleware adds the security headers, turns a panic into a logged 500 and
+// logs one line per request (never the token or the body).
+func (h *handler) middleware(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		sw := &statusWriter{ResponseWriter: w}
+		apiHeaders(w.Header())
+		defer func() {
+			if p := recover(); p != nil {
+				if p == http.ErrAbortHandler {
+					panic(p)
+				}
+				h.log.ErrorContext(r.Context(), "panic", "method", r.Method, "path", r.URL.Path,
+					"panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+				if sw.status == 0 {
+					writeError(sw, newError(CodeInternal, "internal error"))
+				}
+				sw.code = CodeInternal
+			}
+			attrs := []any{"method", r.Method, "route", r.Pattern, "status", sw.status,
+				"ms", float64(time.Since(start).Microseconds()) / 1000}
+			if sw.code != "" {
+				attrs = append(attrs, "error", sw.code)
+			}
+			h.log.InfoContext(r.Context(), "request", attrs...)
+		}()
+		next.ServeHTTP(sw, r)
+	})
+}
+
+// fail writes err as the error response, logging what the client is not shown.
+func (h *handler) fail(w http.ResponseWriter, r *http.Request, err error) {
+	ae := toAPIError(err)
+	if ae.cause != nil {
+		level := slog.LevelWarn
+		if ae.class == CodeInternal {
+			level = slog.LevelError
+		}
+		h.log.Log(r.Context(), level, "request failed", "method", r.Method, "route", r.Pattern,
+			"code", ae.code, "err", ae.cause.Error())
+	}
+	if sw, ok := w.(*statusWriter); ok {
+		sw.code = ae.code
+	}
+	writeError(w, ae)
+}
+
+func writeError(w http.ResponseWriter, ae *apiError) {
+	var body errorBody
+	body.Error.Code, body.Error.Message = ae.code, ae.message
+	writeJSON(w, ae.status(), body)
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	data, err := json.Marshal(v)
+	if err != nil {
+		// Only a bug can get here: every body is plain data.
+		status = http.StatusInternalServerError
+		data = []byte(`{"error":{"code":"internal","message":"internal error"}}`)
+	}
+	writeRaw(w, status, "application/json", data)
+}
+
+func writeRaw(w http.ResponseWriter, status int, contentType string, data []byte) {
+	w.Header().Set("Content-Type", contentType)
+	w.Header().Set("Content-Length", strconv.Itoa(len(data)))
+	w.WriteHeader(status)
+	w.Write(data)
+}
+
+// code returns the room code of the request's path, or fails with 404.
+func (h *handler) code(w http.ResponseWriter, r *http.Request) (string, bool) {
+	code := r.PathValue("code")
+	if !validCode(code) {
+		h.fail(w, r, newError(CodeNotFound, "no such game"))
+		return "", false
+	}
+	return code, true
+}
+
+// POST /api/games
+func (h *handler) create(w http.ResponseWriter, r *http.Request) {
+	var req service.CreateRequest
+	err := readBody(w, r, &req)
+	if err == nil {
+		req, err = checkCreate(req)
+	}
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	c, err := h.cfg.Games.Create(r.Context(), req)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	game := h.viewJSON(c.Game)
+	w.Header().Set("Location", "/api/games/"+c.Code)
+	writeJSON(w, http.StatusCreated, struct {
+		Code      string          `json:"code"`
+		HostToken string          `json:"hostToken"`
+		JoinURL   string          `json:"joinUrl"`
+		Game      json.RawMessage `json:"game"`
+	}{c.Code, c.HostToken, h.joinURL(r, c.Code), game})
+}
+
+// POST /api/games/{code}/players
+func (h *handler) join(w http.ResponseWriter, r *http.Request) {
+	code, ok := h.code(w, r)
+	if !ok {
+		return
+	}
+	var req joinBody
+	if err := readBody(w, r, &req); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	name, err := cleanName(req.Name)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	j, err := h.cfg.Games.Join(r.Context(), code, name)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	game := h.viewJSON(j.Game)
+	writeJSON(w, http.StatusCreated, struct {
+		PlayerID string          `json:"playerId"`
+		Token    string          `json:"token"`
+		Game     json.RawMessage `json:"game"`
+	}{j.PlayerID, j.Token, game})
+}
+
+// GET /api/games/{code}
+func (h *handler) read(w http.ResponseWriter, r *http.Request) {
+	code, ok := h.code(w, r)
+	if !ok {
+		return
+	}
+	token, err := bearer(r)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	if h.notModified(w, r, code, token) {
+		return
+	}
+	v, err := h.cfg.Games.Read(r.Context(), code, token)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	h.writeView(w, r, v, token, true)
+}
+
+// POST /api/games/{code}/actions
+func (h *handler) act(w http.ResponseWriter, r *http.Request) {
+	code, ok := h.code(w, r)
+	if !ok {
+		return
+	}
+	token, err := bearer(r)
+	if err == nil && token == "" {
+		err = newError(CodeUnauthorized, "actions need the player's or host's token: Authorization: Bearer <token>")
+	}
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	var a rules.Action
+	err = readBody(w, r, &a)
+	if err == nil {
+		a, err = checkAction(a)
+	}
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	v, err := h.cfg.Games.Act(r.Context(), code, token, a)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	h.writeView(w, r, v, token, false)
+}
+
+// GET /api/games/{code}/qr.svg
+func (h *handler) qr(w http.ResponseWriter, r *http.Request) {
+	code, ok := h.code(w, r)
+	if !ok {
+		return
+	}
+	if _, err := h.cfg.Games.Read(r.Context(), code, ""); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	svg, err := qrSVG(h.joinURL(r, code))
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	// The picture depends only on the code and the site's address.
+	w.Header().Set("Cache-Control", "private, max-age=3600")
+	writeRaw(w, http.StatusOK, "image/svg+xml", svg)
+}
+
+// healthCode is a well-formed room code that the health check reads to prove
+// that the store answers. Whether a game has it does not matter: only the
+// public view would be read, and thrown away.
+const healthCode = "ZZZZZZ"
+
+// GET /api/health
+func (h *handler) health(w http.ResponseWriter, r *http.Request) {
+	_, err := h.cfg.Games.Read(r.Context(), healthCode, "")
+	if err != nil {
+		if c := toAPIError(err).class; c != CodeUnavailable && c != CodeBusy && c != CodeInternal {
+			err = nil // the store answered: most likely, no such game
+		}
+	}
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+}
+
+// viewJSON encodes a view with its pollAfterMs added.
+func (h *handler) viewJSON(v rules.View) []byte {
+	data, err := json.Marshal(v)
+	if err != nil || len(data) < 2 || data[len(data)-1] != '}' {
+		// A View is plain data; only a bug gets here.
+		panic(fmt.Sprintf("httpapi: cannot encode view: %v", err))
+	}
+	poll := pollAfter(v, v.You != nil, h.cfg.Now())
+	var b bytes.Buffer
+	b.Grow(len(data) + 24)
+	b.Write(data[:len(data)-1])
+	b.WriteString(`,"pollAfterMs":` + strconv.FormatInt(poll.Milliseconds(), 10) + "}")
+	return b.Bytes()
+}
+
+// etagOf is the ETag of the view of a game at a revision for the holder of token.
+// The stored version and the clock's transitions since (service.Revision) name
+// the state, so they and the viewer decide the view. The viewer is named by a
+// short hash of the token ("public" without one), so it can be checked before the
+// view is built, and says nothing about the token.
+func etagOf(rev service.Revision, token string) string {
+	viewer := "public"
+	if token != "" {
+		sum := sha256.Sum256([]byte(token))
+		viewer = hex.EncodeToString(sum[:6])
+	}
+	return `W/"` + strconv.FormatInt(rev.Version, 10) + "." + strconv.Itoa(rev.Tick) + "-" + viewer + `"`
+}
+
+// revisioner is implemented by *service.Service: the revision a Read would
+// report, from one store read without building a view.
+type revisioner interface {
+	Revision(ctx context.Context, code string) (service.Revision, error)
+}
+
+// notModified answers 304 if the client's If-None-Match names the game's
+// current version for this token, found without building the view. Anything
+// else, errors included, falls through to a full read.
+func (h *handler) notModified(w http.ResponseWriter, r *http.Request, code, token string) bool {
+	inm := r.Header.Values("If-None-Match")
+	vr, ok := h.cfg.Games.(revisioner)
+	if len(inm) == 0 || !ok {
+		return false
+	}
+	rev, err := vr.Revision(r.Context(), code)
+	if err != nil {
+		return false
+	}
+	etag := etagOf(rev, token)
+	if !etagMatch(inm, etag) {
+		return false
+	}
+	w.Header().Set("ETag", etag)
+	w.WriteHeader(http.StatusNotModified)
+	return true
+}
+
+// writeView sends a view with its ETag and poll hint, or 304 when the client
+// already has it (If-None-Match, on reads only).
+func (h *handler) writeView(w http.ResponseWriter, r *http.Request, v rules.View, token string, conditional bool) {
+	etag := etagOf(service.Revision{Version: v.Version, Tick: v.Tick}, token)
+	w.Header().Set("ETag", etag)
+	if conditional && etagMatch(r.Header.Values("If-None-Match"), etag) {
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	writeRaw(w, http.StatusOK, "application/json", h.viewJSON(v))
+}
+
+// etagMatch is the weak comparison of RFC 9110 13.1.2 against every entity tag
+// listed in If-None-Match headers.
+func etagMatch(headers []string, etag string) bool {
+	want := strings.TrimPrefix(etag, "W/")
+	for _, h := range headers {
+		for _, t := range strings.Split(h, ",") {
+			t = strings.TrimSpace(t)
+			if t == "*" || strings.TrimPrefix(t, "W/") == want {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// joinURL is the link a player opens to join: {base}/join/{CODE}.
+func (h *handler) joinURL(r *http.Request, code string) string {
+	return h.baseURL(r) + JoinPath(code)
+}
+
+// baseURL is PublicURL, or the scheme and host the request came to.
+func (h *handler) baseURL(r *http.Request) string {
+	if h.cfg.PublicURL != "" {
+		return h.cfg.PublicURL
+	}
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	if p := firstValue(r.Header.Get("X-Forwarded-Proto")); p == "http" || p == "https" {
+		scheme = p
+	}
+	host := r.Host
+	if h.cfg.TrustForwardedHost {
+		if fh := firstValue(r.Header.Get("X-Forwarded-Host")); fh != "" {
+			host = fh
+		}
+	}
+	if !validHost(host) {
+		host = "localhost"
+	}
+	return scheme + "://" + host
+}
+
+func firstValue(h string) string {
+	v, _, _ := strings.Cut(h, ",")
+	return strings.ToLower(strings.TrimSpace(v))
+}
+
+// validHost accepts a host name or address with an optional port, and nothing
+// that could change the link's meaning.
+func validHost(host string) bool {
+	if host == "" || len(host) > 255 {
+		return false
+	}
+	for _, c := range host {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.ContainsRune(".-:[]", c)) {
+			return false
+		}
+	}
+	return true
+}
+
+// Lazy returns Games that builds the real ones with build on first use, so that
+// a Lambda function's init does no work that can wait. A failed build is
+// retried by the next request; until one succeeds every call fails with
+// service.ErrUnavailable. Nothing of one game is kept between requests: only
+// what build returns (the store client and the service).
+func Lazy(build func(context.Context) (Games, error)) Games {
+	return &lazy{build: build}
+}
+
+type lazy struct {
+	build func(context.Context) (Games, error)
+	mu    sync.Mutex
+	games Games
+}
+
+func (l *lazy) get(ctx context.Context) (Games, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.games != nil {
+		return l.games, nil
+	}
+	g, err := l.build(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", service.ErrUnavailable, err)
+	}
+	l.games = g
+	return g, nil
+}
+
+func (l *lazy) Create(ctx context.Context, req service.CreateRequest) (service.Created, error) {
+	g, err := l.get(ctx)
+	if err != nil {
+		return service.Created{}, err
+	}
+	return g.Create(ctx, req)
+}
+
+func (l *lazy) Join(ctx context.Context, code, name string) (service.Joined, error) {
+	g, err := l.get(ctx)
+	if err != nil {
+		return service.Joined{}, err
+	}
+	return g.Join(ctx, code, name)
+}
+
+func (l *lazy) Read(ctx context.Context, code, token string) (rules.View, error) {
+	g, err := l.get(ctx)
+	if err != nil {
+		return rules.View{}, err
+	}
+	return g.Read(ctx, code, token)
+}
+
+func (l *lazy) Act(ctx context.Context, code, token string, a rules.Action) (rules.View, error) {
+	g, err := l.get(ctx)
+	if err != nil {
+		return rules.View{}, err
+	}
+	return g.Act(ctx, code, token, a)
+}
+
+// Revision forwards to the built Games' Revision, if it has one.
+func (l *lazy) Revision(ctx context.Context, code string) (service.Revision, error) {
+	g, err := l.get(ctx)
+	if err != nil {
+		return service.Revision{}, err
+	}
+	vr, ok := g.(revisioner)
+	if !ok {
+		return service.Revision{}, errors.ErrUnsupported
+	}
+	return vr.Revision(ctx, code)
+}

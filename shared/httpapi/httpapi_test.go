@@ -1,0 +1,778 @@
+package httpapi
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	qrcode "github.com/skip2/go-qrcode"
+
+	"citysleeps/shared/httpapi/apitest"
+	"citysleeps/shared/rules"
+	"citysleeps/shared/service"
+	"citysleeps/shared/store"
+)
+
+const publicURL = "http://192.0.2.10:8080"
+
+// clock is a settable clock shared by the service and the handler.
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *clock) Add(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+}
+
+// env is one API on an in-memory store, with a client and a log to inspect.
+type env struct {
+	*apitest.Client
+	st    *store.Memory
+	clock *clock
+	h     http.Handler
+	log   *bytes.Buffer
+}
+
+func newEnv(t testing.TB, cfg Config) *env {
+	t.Helper()
+	st := store.NewMemory()
+	ck := &clock{t: time.Date(2030, 1, 2, 20, 0, 0, 0, time.UTC)}
+	st.SetNow(ck.Now)
+	var buf bytes.Buffer
+	logger := slog.New(slog.NewJSONHandler(&syncWriter{w: &buf}, nil))
+	if cfg.Games == nil {
+		cfg.Games = service.New(st, service.WithClock(ck.Now), service.WithLogger(logger))
+	}
+	if cfg.PublicURL == "" {
+		cfg.PublicURL = publicURL
+	}
+	cfg.Logger, cfg.Now = logger, ck.Now
+	h := New(cfg)
+	return &env{Client: &apitest.Client{TB: t, T: apitest.HandlerTransport(h)}, st: st, clock: ck, h: h, log: &buf}
+}
+
+type syncWriter struct {
+	mu sync.Mutex
+	w  *bytes.Buffer
+}
+
+func (s *syncWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(p)
+}
+
+// version is the stored version of a game.
+func (e *env) version(code string) int64 {
+	e.TB.Helper()
+	it, err := e.st.Get(context.Background(), code, true)
+	if err != nil {
+		e.TB.Fatalf("get %s: %v", code, err)
+	}
+	return it.Version
+}
+
+// raw sends a request with a raw body and headers.
+func (e *env) raw(method, path, token, body string, header ...string) apitest.Response {
+	e.TB.Helper()
+	h := http.Header{}
+	for i := 0; i+1 < len(header); i += 2 {
+		h.Set(header[i], header[i+1])
+	}
+	var b []byte
+	if body != "" || method == "POST" {
+		b = []byte(body)
+	}
+	return e.Do(apitest.Request{Method: method, Path: path, Token: token, Body: b, Header: h})
+}
+
+// table seats n players in a new game and returns the code, host token and the
+// players' tokens by id.
+func (e *env) table(preset string, n int) (string, string, map[string]string, []string) {
+	e.TB.Helper()
+	c := e.Create(map[string]string{"preset": preset})
+	tokens := map[string]string{}
+	var ids []string
+	for i := 1; i <= n; i++ {
+		j := e.Join(c.Code, "P"+strconv.Itoa(i))
+		tokens[j.PlayerID] = j.Token
+		ids = append(ids, j.PlayerID)
+	}
+	return c.Code, c.HostToken, tokens, ids
+}
+
+func TestCreate(t *testing.T) {
+	e := newEnv(t, Config{})
+	res := e.raw("POST", "/api/games", "", `{"preset":"sport","moderator":"host","lang":"ru","options":{"speech":45}}`)
+	var c apitest.Created
+	e.Expect(res, http.StatusCreated, &c)
+	if !regexp.MustCompile(`^[A-Z2-9]{6}$`).MatchString(c.Code) || len(c.HostToken) < 20 {
+		t.Fatalf("code %q, host token %q", c.Code, c.HostToken)
+	}
+	if want := publicURL + "/join/" + c.Code; c.JoinURL != want {
+		t.Errorf("joinUrl %q, want %q", c.JoinURL, want)
+	}
+	if c.Game.Version != 1 || c.Game.Code != c.Code || c.Game.Moderator != "host" || c.Game.Lang != "ru" ||
+		c.Game.Rules.Speech != 45 || c.Game.Phase.Name != rules.PhaseLobby {
+		t.Errorf("game %+v", c.Game.View)
+	}
+	if c.Game.PollAfterMs != pollLobby.Milliseconds() {
+		t.Errorf("pollAfterMs %d, want %d", c.Game.PollAfterMs, pollLobby.Milliseconds())
+	}
+	if got := res.Header.Get("Location"); got != "/api/games/"+c.Code {
+		t.Errorf("Location %q", got)
+	}
+	checkAPIHeaders(t, res.Header)
+	if e.version(c.Code) != 1 {
+		t.Errorf("stored version %d", e.version(c.Code))
+	}
+}
+
+func checkAPIHeaders(t *testing.T, h http.Header) {
+	t.Helper()
+	for k, want := range map[string]string{
+		"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer", "Cache-Control": "no-store",
+		"Content-Security-Policy": apiCSP, "Content-Type": "application/json",
+	} {
+		if got := h.Get(k); got != want {
+			t.Errorf("%s: %q, want %q", k, got, want)
+		}
+	}
+}
+
+func TestCreateErrors(t *testing.T) {
+	e := newEnv(t, Config{})
+	big := `{"preset":"sport","lang":"` + strings.Repeat("x", MaxBody) + `"}`
+	tests := []struct {
+		name, body, contentType string
+		status                  int
+		code                    string
+	}{
+		{"empty body", "", "", 400, CodeMalformed},
+		{"not JSON", "preset=sport", "", 400, CodeMalformed},
+		{"cut short", `{"preset":"sport"`, "", 400, CodeMalformed},
+		{"trailing data", `{"preset":"sport"} {}`, "", 400, CodeMalformed},
+		{"trailing garbage", `{"preset":"sport"}x`, "", 400, CodeMalformed},
+		{"unknown field", `{"preset":"sport","players":10}`, "", 400, CodeMalformed},
+		{"wrong type", `{"preset":7}`, "", 400, CodeMalformed},
+		{"array", `["sport"]`, "", 400, CodeMalformed},
+		{"null", `null`, "", 400, CodeInvalid},
+		{"no preset", `{}`, "", 400, CodeInvalid},
+		{"unknown preset", `{"preset":"chess"}`, "", 400, CodeInvalid},
+		{"unknown rule", `{"preset":"sport","options":{"dragons":true}}`, "", 400, CodeInvalid},
+		{"bad rule value", `{"preset":"sport","options":{"speech":1}}`, "", 400, CodeInvalid},
+		{"bad moderator", `{"preset":"sport","moderator":"robot"}`, "", 400, CodeInvalid},
+		{"bad lang", `{"preset":"sport","lang":"tlh"}`, "", 400, CodeInvalid},
+		{"control in lang", `{"preset":"sport","lang":"e\u0000n"}`, "", 400, CodeInvalid},
+		{"too large", big, "", 413, CodeTooLarge},
+		{"form post", `{"preset":"sport"}`, "application/x-www-form-urlencoded", 415, CodeUnsupportedType},
+		{"text", `{"preset":"sport"}`, "text/plain", 415, CodeUnsupportedType},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var hdr []string
+			if tc.contentType != "" {
+				hdr = []string{"Content-Type", tc.contentType}
+			}
+			res := e.raw("POST", "/api/games", "", tc.body, hdr...)
+			e.ExpectError(res, tc.status, tc.code)
+			checkAPIHeaders(t, res.Header)
+		})
+	}
+	// A charset parameter is fine.
+	e.Expect(e.raw("POST", "/api/games", "", `{"preset":"classic"}`, "Content-Type", "application/json; charset=utf-8"), 201, nil)
+}
+
+func TestJoin(t *testing.T) {
+	e := newEnv(t, Config{})
+	c := e.Create(map[string]string{"preset": "classic"})
+	res := e.raw("POST", "/api/games/"+c.Code+"/players", "", `{"name":"  Аня  "}`)
+	var j apitest.Joined
+	e.Expect(res, http.StatusCreated, &j)
+	if j.PlayerID == "" || len(j.Token) < 20 || j.Game.You == nil || j.Game.You.ID != j.PlayerID {
+		t.Fatalf("joined %+v", j)
+	}
+	if j.Game.Players[0].Name != "Аня" {
+		t.Errorf("name %q, want it trimmed", j.Game.Players[0].Name)
+	}
+	if j.Game.Version != 2 || j.Game.PollAfterMs != pollLobby.Milliseconds() {
+		t.Errorf("version %d, pollAfterMs %d", j.Game.Version, j.Game.PollAfterMs)
+	}
+	// Lower case codes are the same game.
+	e.Expect(e.raw("POST", "/api/games/"+strings.ToLower(c.Code)+"/players", "", `{"name":"Boris"}`), 201, nil)
+}
+
+func TestJoinErrors(t *testing.T) {
+	e := newEnv(t, Config{})
+	code, host, _, _ := e.table("classic", 5)
+	path := "/api/games/" + code + "/players"
+	tests := []struct {
+		name, path, body string
+		status           int
+		code             string
+	}{
+		{"empty name", path, `{"name":"   "}`, 400, CodeInvalid},
+		{"no name", path, `{}`, 400, CodeInvalid},
+		{"long name", path, `{"name":"` + strings.Repeat("я", rules.MaxName+1) + `"}`, 400, CodeInvalid},
+		{"control characters", path, `{"name":"a\u0007b"}`, 400, CodeInvalid},
+		{"bidi override", path, `{"name":"a\u202eb"}`, 400, CodeInvalid},
+		{"name taken", path, `{"name":"P1"}`, 409, "name_taken"},
+		{"unknown field", path, `{"name":"Zoe","seat":1}`, 400, CodeMalformed},
+		{"malformed", path, `{"name":}`, 400, CodeMalformed},
+		{"trailing", path, `{"name":"Zoe"}{"name":"Zed"}`, 400, CodeMalformed},
+		{"too large", path, `{"name":"` + strings.Repeat(" ", MaxBody) + `Zoe"}`, 413, CodeTooLarge},
+		{"no such game", "/api/games/ZZZZZZ/players", `{"name":"Zoe"}`, 404, CodeNotFound},
+		{"impossible code", "/api/games/no!/players", `{"name":"Zoe"}`, 404, CodeNotFound},
+		{"long code", "/api/games/" + strings.Repeat("A", 40) + "/players", `{"name":"Zoe"}`, 404, CodeNotFound},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			before := e.version(code)
+			e.ExpectError(e.raw("POST", tc.path, "", tc.body), tc.status, tc.code)
+			if after := e.version(code); after != before {
+				t.Errorf("version %d after a refused join, was %d", after, before)
+			}
+		})
+	}
+	// Once the game has started, joining is closed.
+	for i := 6; i <= 7; i++ {
+		e.Join(code, "P"+strconv.Itoa(i))
+	}
+	e.MustAct(code, host, rules.Action{ID: "s", Type: rules.ActStart})
+	before := e.version(code)
+	e.ExpectError(e.raw("POST", path, "", `{"name":"Late"}`), 409, "wrong_phase")
+	if e.version(code) != before {
+		t.Error("version changed after a refused join")
+	}
+}
+
+func TestTableFull(t *testing.T) {
+	e := newEnv(t, Config{})
+	code, _, _, _ := e.table("sport", 10) // the sport table is exactly 10
+	before := e.version(code)
+	e.ExpectError(e.raw("POST", "/api/games/"+code+"/players", "", `{"name":"Eleventh"}`), 409, "table_full")
+	if e.version(code) != before {
+		t.Error("version changed")
+	}
+}
+
+func TestRead(t *testing.T) {
+	e := newEnv(t, Config{})
+	code, host, tokens, ids := e.table("classic", 5)
+	pub, pubTag := e.Read(code, "")
+	hostView, hostTag := e.Read(code, host)
+	p1, p1Tag := e.Read(code, tokens[ids[0]])
+	if pub.You != nil || len(pub.Actions) != 0 {
+		t.Errorf("public view has you %v, actions %v", pub.You, pub.Actions)
+	}
+	if hostView.You != nil || len(hostView.Actions) == 0 {
+		t.Errorf("host view has you %v, actions %v", hostView.You, hostView.Actions)
+	}
+	if p1.You == nil || p1.You.ID != ids[0] {
+		t.Errorf("player view you %v", p1.You)
+	}
+	tags := map[string]bool{pubTag: true, hostTag: true, p1Tag: true}
+	if len(tags) != 3 || !strings.HasPrefix(pubTag, `W/"6.0-`) {
+		t.Errorf("ETags %q %q %q: want three, all of version 6", pubTag, hostTag, p1Tag)
+	}
+	for _, tc := range []struct{ token, tag string }{{"", pubTag}, {host, hostTag}, {tokens[ids[0]], p1Tag}} {
+		for _, inm := range []string{tc.tag, strings.TrimPrefix(tc.tag, "W/"), `"x", ` + tc.tag, "*"} {
+			res := e.Do(apitest.Request{Method: "GET", Path: "/api/games/" + code, Token: tc.token,
+				Header: http.Header{"If-None-Match": {inm}}})
+			if res.Status != http.StatusNotModified || len(res.Body) != 0 || res.Header.Get("ETag") != tc.tag {
+				t.Errorf("If-None-Match %s: status %d, ETag %q, body %q; want 304, %s, none", inm, res.Status, res.Header.Get("ETag"), res.Body, tc.tag)
+			}
+		}
+	}
+	// Another viewer's or an old ETag gets the view.
+	res := e.Do(apitest.Request{Method: "GET", Path: "/api/games/" + code, Header: http.Header{"If-None-Match": {hostTag}}})
+	e.Expect(res, http.StatusOK, nil)
+	e.Join(code, "P6")
+	res = e.Do(apitest.Request{Method: "GET", Path: "/api/games/" + code, Header: http.Header{"If-None-Match": {pubTag}}})
+	var after apitest.View
+	e.Expect(res, http.StatusOK, &after)
+	if after.Version != 7 || res.Header.Get("ETag") == pubTag {
+		t.Errorf("after a join: version %d, ETag %q", after.Version, res.Header.Get("ETag"))
+	}
+	checkAPIHeaders(t, res.Header)
+	// HEAD is served like GET (net/http drops the body).
+	if res := e.Do(apitest.Request{Method: "HEAD", Path: "/api/games/" + code}); res.Status != 200 {
+		t.Errorf("HEAD: %d", res.Status)
+	}
+}
+
+func TestReadErrors(t *testing.T) {
+	e := newEnv(t, Config{})
+	code, _, _, _ := e.table("classic", 2)
+	other := e.Create(map[string]string{"preset": "classic"})
+	tests := []struct {
+		name, path, auth string
+		status           int
+		code             string
+	}{
+		{"unknown token", "/api/games/" + code, "Bearer AAAAAAAAAAAAAAAAAAAAAAAA", 401, CodeUnauthorized},
+		{"malformed token", "/api/games/" + code, "Bearer x", 401, CodeUnauthorized},
+		{"another game's token", "/api/games/" + code, "Bearer " + other.HostToken, 401, CodeUnauthorized},
+		{"basic auth", "/api/games/" + code, "Basic dXNlcjpwYXNz", 401, CodeUnauthorized},
+		{"bearer without token", "/api/games/" + code, "Bearer ", 401, CodeUnauthorized},
+		{"no such game", "/api/games/ZZZZZZ", "", 404, CodeNotFound},
+		{"impossible code", "/api/games/O0O0O0", "", 404, CodeNotFound},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			before := e.version(code)
+			e.ExpectError(e.raw("GET", tc.path, "", "", "Authorization", tc.auth), tc.status, tc.code)
+			if e.version(code) != before {
+				t.Error("version changed")
+			}
+		})
+	}
+}
+
+func TestAct(t *testing.T) {
+	e := newEnv(t, Config{})
+	code, host, tokens, ids := e.table("sport", 10)
+	v := e.MustAct(code, host, rules.Action{ID: "start-1", Type: rules.ActStart})
+	if v.Phase.Name != rules.PhaseNight || v.Version != 12 {
+		t.Fatalf("after start: phase %s, version %d", v.Phase.Name, v.Version)
+	}
+	// The same action id again is applied once.
+	again := e.MustAct(code, host, rules.Action{ID: "start-1", Type: rules.ActStart})
+	if again.Version != 12 || e.version(code) != 12 {
+		t.Errorf("retried start: version %d, stored %d; want 12", again.Version, e.version(code))
+	}
+	// A player's view: night 1 is a meeting, so "sleep" is all there is.
+	p := tokens[ids[0]]
+	pv := e.MustAct(code, p, rules.Action{ID: "z1", Type: rules.ActSleep})
+	if pv.You == nil || !pv.You.Done || pv.PollAfterMs != pollGame.Milliseconds() {
+		t.Errorf("after sleeping: you %+v, pollAfterMs %d", pv.You, pv.PollAfterMs)
+	}
+}
+
+func TestActErrors(t *testing.T) {
+	e := newEnv(t, Config{})
+	code, host, tokens, ids := e.table("sport", 10)
+	p1 := tokens[ids[0]]
+	path := "/api/games/" + code + "/actions"
+	tests := []struct {
+		name, path, token, body, contentType string
+		status                               int
+		code                                 string
+	}{
+		{"no token", path, "", `{"id":"a","type":"start"}`, "", 401, CodeUnauthorized},
+		{"unknown token", path, "AAAAAAAAAAAAAAAAAAAAAAAA", `{"id":"a","type":"start"}`, "", 401, CodeUnauthorized},
+		{"no such game", "/api/games/ZZZZZZ/actions", host, `{"id":"a","type":"start"}`, "", 404, CodeNotFound},
+		{"unknown type", path, host, `{"id":"a","type":"fly"}`, "", 400, "unknown_action"},
+		{"no type", path, host, `{"id":"a"}`, "", 400, CodeInvalid},
+		{"no id", path, host, `{"type":"start"}`, "", 400, CodeInvalid},
+		{"bad id", path, host, `{"id":"a b","type":"start"}`, "", 400, CodeInvalid},
+		{"long id", path, host, `{"id":"` + strings.Repeat("a", 65) + `","type":"start"}`, "", 400, CodeInvalid},
+		{"host action by a player", path, p1, `{"id":"a","type":"start"}`, "", 403, "not_host"},
+		{"player action by the host", path, host, `{"id":"a","type":"vote","target":"p1"}`, "", 403, "not_player"},
+		{"wrong phase", path, p1, `{"id":"a","type":"vote","target":"p2"}`, "", 409, "wrong_phase"},
+		{"bad target", path, host, `{"id":"a","type":"kick","target":"p99"}`, "", 400, "bad_target"},
+		{"bad seat", path, host, `{"id":"a","type":"seat","target":"p1","seat":11}`, "", 400, "bad_field"},
+		{"bad options", path, host, `{"id":"a","type":"configure","options":{"preset":"sport"}}`, "", 400, "invalid_options"},
+		{"unknown option", path, host, `{"id":"a","type":"configure","options":{"dragons":1}}`, "", 400, CodeMalformed},
+		{"deal from the client", path, host, `{"id":"a","type":"start","Deal":[1]}`, "", 400, CodeMalformed},
+		{"unknown field", path, host, `{"id":"a","type":"start","force":true}`, "", 400, CodeMalformed},
+		{"malformed", path, host, `{"id":"a","type":`, "", 400, CodeMalformed},
+		{"trailing", path, host, `{"id":"a","type":"start"}]`, "", 400, CodeMalformed},
+		{"two actions", path, host, `{"id":"a","type":"start"}{"id":"b","type":"start"}`, "", 400, CodeMalformed},
+		{"empty", path, host, ``, "", 400, CodeMalformed},
+		{"wrong yes type", path, p1, `{"id":"a","type":"vote_all","yes":"yes"}`, "", 400, CodeMalformed},
+		{"too large", path, host, `{"id":"a","type":"start","target":"` + strings.Repeat("x", MaxBody) + `"}`, "", 413, CodeTooLarge},
+		{"form", path, host, `{"id":"a","type":"start"}`, "multipart/form-data", 415, CodeUnsupportedType},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			before := e.version(code)
+			var hdr []string
+			if tc.contentType != "" {
+				hdr = []string{"Content-Type", tc.contentType}
+			}
+			res := e.raw("POST", tc.path, tc.token, tc.body, hdr...)
+			e.ExpectError(res, tc.status, tc.code)
+			checkAPIHeaders(t, res.Header)
+			if after := e.version(code); after != before {
+				t.Errorf("version %d after a refused action, was %d", after, before)
+			}
+		})
+	}
+	// In play: the dead, the wrong role, acting twice.
+	e.MustAct(code, host, rules.Action{ID: "s", Type: rules.ActStart})
+	for _, tc := range []struct {
+		name, token, body string
+		status            int
+		code              string
+	}{
+		{"kill on the meeting night", p1, `{"id":"k","type":"kill","target":"p2"}`, 403, "not_your_role"},
+		{"nominate at night", p1, `{"id":"n","type":"nominate","target":"p2"}`, 409, "wrong_phase"},
+		{"start twice", host, `{"id":"s2","type":"start"}`, 409, "wrong_phase"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			before := e.version(code)
+			e.ExpectError(e.raw("POST", path, tc.token, tc.body), tc.status, tc.code)
+			if e.version(code) != before {
+				t.Error("version changed")
+			}
+		})
+	}
+	e.MustAct(code, p1, rules.Action{ID: "z", Type: rules.ActSleep})
+	before := e.version(code)
+	e.ExpectError(e.raw("POST", path, p1, `{"id":"z2","type":"sleep"}`), 409, "already_acted")
+	if e.version(code) != before {
+		t.Error("version changed")
+	}
+}
+
+func TestPaused(t *testing.T) {
+	e := newEnv(t, Config{})
+	code, host, tokens, ids := e.table("classic", 5)
+	e.MustAct(code, host, rules.Action{ID: "s", Type: rules.ActStart})
+	v := e.MustAct(code, host, rules.Action{ID: "p", Type: rules.ActPause})
+	if !v.Phase.Paused || v.PollAfterMs != pollPaused.Milliseconds() {
+		t.Errorf("paused %v, pollAfterMs %d", v.Phase.Paused, v.PollAfterMs)
+	}
+	before := e.version(code)
+	e.ExpectError(e.raw("POST", "/api/games/"+code+"/actions", tokens[ids[0]], `{"id":"z","type":"sleep"}`), 409, "paused")
+	if e.version(code) != before {
+		t.Error("version changed")
+	}
+}
+
+func TestDeadlinesMoveTheGame(t *testing.T) {
+	e := newEnv(t, Config{})
+	code, host, tokens, ids := e.table("classic", 5)
+	v := e.MustAct(code, host, rules.Action{ID: "s", Type: rules.ActStart})
+	ends := *v.Phase.EndsAt
+	// Far from the deadline a waiting viewer polls at the medium pace; near it,
+	// soon, and never later than just after it.
+	pv, etag := e.Read(code, tokens[ids[0]])
+	if pv.PollAfterMs != pollSoon.Milliseconds() {
+		t.Errorf("player with a night task: pollAfterMs %d, want %d", pv.PollAfterMs, pollSoon.Milliseconds())
+	}
+	e.clock.Add(ends.Sub(e.clock.Now()) - 300*time.Millisecond)
+	pub, _ := e.Read(code, "")
+	if want := (300*time.Millisecond + deadlineSlack).Milliseconds(); pub.PollAfterMs != want {
+		t.Errorf("300 ms before the deadline: pollAfterMs %d, want %d", pub.PollAfterMs, want)
+	}
+	// After the deadline a poll moves the game on and the old ETag is stale.
+	e.clock.Add(time.Second)
+	res := e.Do(apitest.Request{Method: "GET", Path: "/api/games/" + code, Token: tokens[ids[0]], Header: http.Header{"If-None-Match": {etag}}})
+	var after apitest.View
+	e.Expect(res, 200, &after)
+	if after.Phase.Name == rules.PhaseNight && after.Phase.Night == 1 {
+		t.Errorf("still in night 1 after its deadline: %+v", after.Phase)
+	}
+}
+
+func TestPlayWholeGames(t *testing.T) {
+	for _, g := range []apitest.Game{
+		{Preset: "sport", Players: 10, Seed: 1},
+		{Preset: "classic", Players: 7, Seed: 2},
+		{Preset: "party", Players: 9, Seed: 3},
+		{Preset: "maniac", Players: 10, Seed: 4},
+		{Preset: "sport", Moderator: "host", Players: 10, Seed: 5},
+	} {
+		t.Run(g.Preset+"-"+g.Moderator, func(t *testing.T) {
+			e := newEnv(t, Config{})
+			res := apitest.Play(t, e.T, g)
+			t.Log(res)
+			// A finished game: every role is shown, polls are slow.
+			v, _ := e.Read(res.Code, "")
+			if v.PollAfterMs != pollOver.Milliseconds() {
+				t.Errorf("game over: pollAfterMs %d", v.PollAfterMs)
+			}
+			for _, p := range v.Players {
+				if p.Role == "" {
+					t.Errorf("game over, yet %s's role is hidden", p.ID)
+				}
+			}
+		})
+	}
+}
+
+func TestQR(t *testing.T) {
+	e := newEnv(t, Config{})
+	c := e.Create(map[string]string{"preset": "sport"})
+	res := e.Do(apitest.Request{Method: "GET", Path: "/api/games/" + c.Code + "/qr.svg"})
+	if res.Status != 200 || res.Header.Get("Content-Type") != "image/svg+xml" {
+		t.Fatalf("status %d, type %q", res.Status, res.Header.Get("Content-Type"))
+	}
+	if res.Header.Get("X-Content-Type-Options") != "nosniff" || res.Header.Get("Content-Security-Policy") != apiCSP {
+		t.Error("security headers missing")
+	}
+	svg := string(res.Body)
+	if !strings.HasPrefix(svg, "<svg") || strings.Count(svg, "<path") != 1 || len(svg) > 8000 {
+		t.Fatalf("svg of %d bytes: %.200s", len(svg), svg)
+	}
+	// Draw the path back into modules: they are the QR code of the join link.
+	q, err := qrcode.New(c.JoinURL, qrcode.Medium)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := q.Bitmap()
+	got := make([][]bool, len(want))
+	for i := range got {
+		got[i] = make([]bool, len(want))
+	}
+	for _, m := range regexp.MustCompile(`M(\d+) (\d+)h(\d+)v1h-(\d+)z`).FindAllStringSubmatch(svg, -1) {
+		x, _ := strconv.Atoi(m[1])
+		y, _ := strconv.Atoi(m[2])
+		w, _ := strconv.Atoi(m[3])
+		for i := x; i < x+w; i++ {
+			got[y][i] = true
+		}
+	}
+	for y := range want {
+		for x := range want[y] {
+			if got[y][x] != want[y][x] {
+				t.Fatalf("module (%d,%d) is %v, want %v", x, y, got[y][x], want[y][x])
+			}
+		}
+	}
+	e.ExpectError(e.Do(apitest.Request{Method: "GET", Path: "/api/games/ZZZZZZ/qr.svg"}), 404, CodeNotFound)
+}
+
+func TestJoinURLFromRequest(t *testing.T) {
+	tests := []struct {
+		name, host, proto, fwdHost string
+		trust                      bool
+		want                       string
+	}{
+		{"host", "mafia.test:8080", "", "", false, "http://mafia.test:8080"},
+		{"proto", "mafia.test", "https", "", false, "https://mafia.test"},
+		{"forwarded host ignored", "api.test", "https", "site.test", false, "https://api.test"},
+		{"forwarded host trusted", "api.test", "https", "site.test", true, "https://site.test"},
+		{"bad forwarded host", "api.test", "https", "evil.test/x?", true, "https://localhost"},
+		{"odd proto", "mafia.test", "gopher", "", false, "http://mafia.test"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			h := &handler{cfg: Config{TrustForwardedHost: tc.trust}}
+			r := httptest.NewRequest("POST", "/api/games", nil)
+			r.Host = tc.host
+			if tc.proto != "" {
+				r.Header.Set("X-Forwarded-Proto", tc.proto)
+			}
+			if tc.fwdHost != "" {
+				r.Header.Set("X-Forwarded-Host", tc.fwdHost)
+			}
+			if got := h.joinURL(r, "K7QX2M"); got != tc.want+"/join/K7QX2M" {
+				t.Errorf("join URL %q, want %q", got, tc.want+"/join/K7QX2M")
+			}
+		})
+	}
+	e := newEnv(t, Config{PublicURL: "https://mafia.example.org/"})
+	if c := e.Create(map[string]string{"preset": "sport"}); c.JoinURL != "https://mafia.example.org/join/"+c.Code {
+		t.Errorf("joinUrl %q", c.JoinURL)
+	}
+}
+
+func TestHealth(t *testing.T) {
+	e := newEnv(t, Config{})
+	var body map[string]string
+	e.Expect(e.Do(apitest.Request{Method: "GET", Path: "/api/health"}), 200, &body)
+	if body["status"] != "ok" {
+		t.Errorf("health %v", body)
+	}
+	broken := newEnv(t, Config{Games: service.New(failingStore{}, service.WithMaxRetries(1), service.WithLogger(slog.New(slog.DiscardHandler)))})
+	broken.ExpectError(broken.Do(apitest.Request{Method: "GET", Path: "/api/health"}), 503, CodeUnavailable)
+}
+
+// failingStore fails every call as an unreachable DynamoDB would.
+type failingStore struct{}
+
+var errDown = errors.New("dial tcp 10.1.2.3:443: secret-internal-host unreachable")
+
+func (failingStore) Create(context.Context, string, []byte, time.Time) error { return errDown }
+func (failingStore) Get(context.Context, string, bool) (store.Item, error) {
+	return store.Item{}, errDown
+}
+func (failingStore) Update(context.Context, string, int64, []byte, time.Time) (int64, error) {
+	return 0, errDown
+}
+
+func TestUnavailable(t *testing.T) {
+	e := newEnv(t, Config{Games: service.New(failingStore{}, service.WithMaxRetries(2), service.WithLogger(slog.New(slog.DiscardHandler)))})
+	for _, req := range []apitest.Request{
+		{Method: "POST", Path: "/api/games", Body: []byte(`{"preset":"sport"}`)},
+		{Method: "POST", Path: "/api/games/ABCDEF/players", Body: []byte(`{"name":"A"}`)},
+		{Method: "GET", Path: "/api/games/ABCDEF"},
+		{Method: "POST", Path: "/api/games/ABCDEF/actions", Token: "AAAAAAAAAAAAAAAAAAAAAAAA", Body: []byte(`{"id":"a","type":"sleep"}`)},
+	} {
+		res := e.Do(req)
+		e.ExpectError(res, 503, CodeUnavailable)
+		if bytes.Contains(res.Body, []byte("secret-internal-host")) {
+			t.Errorf("%s %s: internal detail sent to the client: %s", req.Method, req.Path, res.Body)
+		}
+	}
+	if !strings.Contains(e.log.String(), "secret-internal-host") {
+		t.Error("the cause is not in the log")
+	}
+	// A store that cannot even be built is unavailable too.
+	lz := newEnv(t, Config{Games: Lazy(func(context.Context) (Games, error) { return nil, errDown })})
+	res := lz.Do(apitest.Request{Method: "GET", Path: "/api/games/ABCDEF"})
+	lz.ExpectError(res, 503, CodeUnavailable)
+	if bytes.Contains(res.Body, []byte("secret")) {
+		t.Errorf("internal detail sent: %s", res.Body)
+	}
+}
+
+// buggyGames fails in ways only a bug can.
+type buggyGames struct{ Games }
+
+func (buggyGames) Read(context.Context, string, string) (rules.View, error) {
+	return rules.View{}, errors.New("secret: nil map in the rules")
+}
+
+func (buggyGames) Act(context.Context, string, string, rules.Action) (rules.View, error) {
+	panic("secret: index out of range")
+}
+
+func TestInternalErrors(t *testing.T) {
+	e := newEnv(t, Config{Games: buggyGames{}})
+	for _, req := range []apitest.Request{
+		{Method: "GET", Path: "/api/games/ABCDEF"},
+		{Method: "POST", Path: "/api/games/ABCDEF/actions", Token: "t", Body: []byte(`{"id":"a","type":"sleep"}`)},
+	} {
+		res := e.Do(req)
+		e.ExpectError(res, 500, CodeInternal)
+		if bytes.Contains(res.Body, []byte("secret")) {
+			t.Errorf("internal detail sent: %s", res.Body)
+		}
+	}
+	log := e.log.String()
+	if !strings.Contains(log, "nil map in the rules") || !strings.Contains(log, "index out of range") {
+		t.Errorf("causes not logged: %s", log)
+	}
+	var line map[string]any
+	if err := json.Unmarshal([]byte(strings.SplitN(log, "\n", 2)[0]), &line); err != nil {
+		t.Errorf("log is not JSON: %v", err)
+	}
+}
+
+func TestRoutes(t *testing.T) {
+	e := newEnv(t, Config{})
+	e.ExpectError(e.raw("GET", "/api/nothing", "", ""), 404, CodeNotFound)
+	e.ExpectError(e.raw("GET", "/api/games/", "", ""), 404, CodeNotFound)
+	res := e.raw("DELETE", "/api/games/ABCDEF", "", "")
+	e.ExpectError(res, 405, CodeMethodNotAllowed)
+	if res.Header.Get("Allow") != "GET, HEAD" {
+		t.Errorf("Allow %q", res.Header.Get("Allow"))
+	}
+	e.ExpectError(e.raw("GET", "/api/games", "", ""), 405, CodeMethodNotAllowed)
+	e.ExpectError(e.raw("PUT", "/api/games/ABCDEF/actions", "", "{}"), 405, CodeMethodNotAllowed)
+
+	// A function serves its own routes only.
+	for _, fn := range Functions {
+		e := newEnv(t, Config{Function: fn})
+		for _, rt := range Routes {
+			path := strings.ReplaceAll(rt.Path, "{code}", "ABCDEF")
+			res := e.raw(rt.Method, path, "", "{}")
+			var body apitest.ErrorBody
+			json.Unmarshal(res.Body, &body)
+			if served := body.Error.Code != CodeNotFound || body.Error.Message != "no such route"; served != (rt.Function == fn) {
+				t.Errorf("function %s, %s: status %d %s; served %v", fn, rt.Pattern(), res.Status, res.Body, served)
+			}
+		}
+	}
+}
+
+func TestPollAfter(t *testing.T) {
+	now := time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
+	at := func(d time.Duration) *time.Time { t := now.Add(d); return &t }
+	team := rules.Town
+	tests := []struct {
+		name   string
+		v      rules.View
+		player bool
+		want   time.Duration
+	}{
+		{"lobby", rules.View{Phase: rules.PhaseView{Name: rules.PhaseLobby}}, true, pollLobby},
+		{"over", rules.View{Phase: rules.PhaseView{Name: rules.PhaseGameOver}, Winner: &team}, true, pollOver},
+		{"paused", rules.View{Moderator: "app", Phase: rules.PhaseView{Name: rules.PhaseDay, Paused: true}}, true, pollPaused},
+		{"waiting", rules.View{Moderator: "app", Phase: rules.PhaseView{Name: rules.PhaseDay, EndsAt: at(time.Minute)}}, true, pollGame},
+		{"awaited", rules.View{Moderator: "app", Phase: rules.PhaseView{Name: rules.PhaseVote, EndsAt: at(time.Minute)},
+			Actions: []rules.Option{{Type: rules.ActVote}}}, true, pollSoon},
+		{"only optional actions", rules.View{Moderator: "app", Phase: rules.PhaseView{Name: rules.PhaseDay, EndsAt: at(time.Minute)},
+			Actions: []rules.Option{{Type: rules.ActReveal}}}, true, pollGame},
+		{"host with actions", rules.View{Moderator: "app", Phase: rules.PhaseView{Name: rules.PhaseDay, EndsAt: at(time.Minute)},
+			Actions: []rules.Option{{Type: rules.ActAdvance}}}, false, pollGame},
+		{"deadline near", rules.View{Moderator: "app", Phase: rules.PhaseView{Name: rules.PhaseDay, EndsAt: at(4 * time.Second)}}, false, pollSoon},
+		{"deadline very near", rules.View{Moderator: "app", Phase: rules.PhaseView{Name: rules.PhaseDay, EndsAt: at(300 * time.Millisecond)}}, false, 400 * time.Millisecond},
+		{"deadline passed", rules.View{Moderator: "app", Phase: rules.PhaseView{Name: rules.PhaseDay, EndsAt: at(-time.Second)}}, false, pollSoon},
+		{"floor", rules.View{Moderator: "app", Phase: rules.PhaseView{Name: rules.PhaseDay, EndsAt: at(10 * time.Millisecond)}}, false, pollMin},
+		{"human moderator: no cap", rules.View{Moderator: "host", Phase: rules.PhaseView{Name: rules.PhaseDay, EndsAt: at(300 * time.Millisecond)}}, false, pollGame},
+	}
+	for _, tc := range tests {
+		if got := pollAfter(tc.v, tc.player, now); got != tc.want {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestLimit(t *testing.T) {
+	ck := &clock{t: time.Unix(0, 0)}
+	ok := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(204) })
+	h := Limit(ok, LimitConfig{PerSecond: 2, Burst: 3, Now: ck.Now})
+	get := func(ip string) *httptest.ResponseRecorder {
+		r := httptest.NewRequest("GET", "/api/health", nil)
+		r.RemoteAddr = ip + ":5555"
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		return w
+	}
+	for i := range 3 {
+		if w := get("10.0.0.1"); w.Code != 204 {
+			t.Fatalf("request %d: %d", i, w.Code)
+		}
+	}
+	w := get("10.0.0.1")
+	if w.Code != 429 || w.Header().Get("Retry-After") != "1" {
+		t.Fatalf("over the burst: %d, Retry-After %q", w.Code, w.Header().Get("Retry-After"))
+	}
+	var body apitest.ErrorBody
+	if json.Unmarshal(w.Body.Bytes(), &body); body.Error.Code != CodeRateLimited {
+		t.Errorf("body %s", w.Body)
+	}
+	if w := get("10.0.0.2"); w.Code != 204 {
+		t.Errorf("another client: %d", w.Code)
+	}
+	ck.Add(500 * time.Millisecond)
+	if w := get("10.0.0.1"); w.Code != 204 {
+		t.Errorf("after a refill: %d", w.Code)
+	}
+	if w := get("10.0.0.1"); w.Code != 429 {
+		t.Errorf("one token a half second: %d", w.Code)
+	}
+	// Idle buckets are forgotten.
+	l := &limiter{cfg: LimitConfig{PerSecond: 1, Burst: 1, Now: ck.Now}, buckets: map[string]*bucket{}}
+	l.allow("a")
+	l.allow("b")
+	ck.Add(2 * limiterIdle)
+	l.allow("c")
+	if len(l.buckets) != 1 {
+		t.Errorf("%d buckets kept, want 1", len(l.buckets))
+	}
+}

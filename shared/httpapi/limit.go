@@ -1,0 +1,101 @@
+package httpapi
+
+import (
+	"math"
+	"net"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// LimitConfig sets a per-client token bucket: each client (by IP address) may
+// send Burst requests at once and PerSecond on average.
+type LimitConfig struct {
+	PerSecond float64
+	Burst     int
+	// Now replaces the clock in tests.
+	Now func() time.Time
+}
+
+// DefaultLimit is the local server's limit. A phone polls about once a second
+// and a browser test drives ten phones from one address, so the limit is far
+// above honest use and stops only a runaway client or a flood.
+var DefaultLimit = LimitConfig{PerSecond: 50, Burst: 100}
+
+// limiterIdle is how long a client's bucket is kept after its last request; a
+// full bucket holds nothing worth keeping.
+const limiterIdle = time.Minute
+
+// Limit wraps next with a per-client rate limit: a client over it gets 429 with a
+// Retry-After header and next is not called. It is for the local server, which
+// faces clients directly; in AWS, API Gateway throttles instead (template.yaml).
+// The client is the connection's IP address; X-Forwarded-For is not trusted.
+func Limit(next http.Handler, cfg LimitConfig) http.Handler {
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	l := &limiter{cfg: cfg, buckets: map[string]*bucket{}}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if wait, ok := l.allow(clientIP(r)); !ok {
+			apiHeaders(w.Header())
+			w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(wait.Seconds()))))
+			writeError(w, newError(CodeRateLimited, "too many requests: slow down"))
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+type limiter struct {
+	cfg       LimitConfig
+	mu        sync.Mutex
+	buckets   map[string]*bucket
+	lastSweep time.Time
+}
+
+type bucket struct {
+	tokens float64
+	last   time.Time
+}
+
+// allow takes a token from key's bucket; when there is none it says how long
+// until there is one.
+func (l *limiter) allow(key string) (time.Duration, bool) {
+	now := l.cfg.Now()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if now.Sub(l.lastSweep) > limiterIdle {
+		for k, b := range l.buckets {
+			if now.Sub(b.last) > limiterIdle {
+				delete(l.buckets, k)
+			}
+		}
+		l.lastSweep = now
+	}
+	b, ok := l.buckets[key]
+	if !ok {
+		b = &bucket{tokens: float64(l.cfg.Burst), last: now}
+		l.buckets[key] = b
+	}
+	if el := now.Sub(b.last); el > 0 {
+		b.tokens = min(float64(l.cfg.Burst), b.tokens+el.Seconds()*l.cfg.PerSecond)
+		b.last = now
+	}
+	if b.tokens < 1 {
+		if l.cfg.PerSecond <= 0 {
+			return time.Hour, false
+		}
+		return time.Duration((1 - b.tokens) / l.cfg.PerSecond * float64(time.Second)), false
+	}
+	b.tokens--
+	return 0, true
+}
+
+// clientIP is the address of the connection's far end, without the port.
+func clientIP(r *http.Request) string {
+	if host, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
+		return host
+	}
+	return r.RemoteAddr
+}

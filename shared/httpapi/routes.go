@@ -1,0 +1,52 @@
+package httpapi
+
+// The Lambda functions, by the name of their directory under functions/. Each
+// route is served by exactly one of them in AWS; the local server serves all.
+const (
+	FuncCreate = "create"
+	FuncJoin   = "join"
+	FuncRead   = "read"
+	FuncAct    = "act"
+)
+
+// Functions lists the Lambda functions in the order the template declares them.
+var Functions = []string{FuncCreate, FuncJoin, FuncRead, FuncAct}
+
+// Route is one API route: a method, a path in the pattern syntax that both
+// net/http's ServeMux and API Gateway HTTP APIs use, and the function serving it.
+type Route struct {
+	Method   string
+	Path     string
+	Function string
+}
+
+// Pattern is the route as a ServeMux pattern, such as "GET /api/games/{code}".
+func (r Route) Pattern() string { return r.Method + " " + r.Path }
+
+// The route paths.
+const (
+	PathGames   = "/api/games"
+	PathGame    = "/api/games/{code}"
+	PathPlayers = "/api/games/{code}/players"
+	PathActions = "/api/games/{code}/actions"
+	PathQR      = "/api/games/{code}/qr.svg"
+	PathHealth  = "/api/health"
+)
+
+// Routes are every route of the API. template.yaml routes each of them, and
+// nothing else, to its function; a test holds the two together.
+//
+// The read function serves the QR code and the health check too: both only read.
+var Routes = []Route{
+	{"POST", PathGames, FuncCreate},
+	{"POST", PathPlayers, FuncJoin},
+	{"GET", PathGame, FuncRead},
+	{"GET", PathQR, FuncRead},
+	{"GET", PathHealth, FuncRead},
+	{"POST", PathActions, FuncAct},
+}
+
+// JoinPath is the path of the page a player opens to join the game with code;
+// the join link and the QR code point there, and Static serves the frontend's
+// index.html for it.
+func JoinPath(code string) string { return "/join/" + code }

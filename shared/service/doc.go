@@ -1,0 +1,34 @@
+// Package service runs games of City Sleeps on a store.Store, one stateless request
+// at a time: load the game, apply one action through the rules engine, and write it
+// back only if its version is still the one read (DESIGN.md, "State, storage,
+// concurrency"). Nothing is kept between requests, so any number of Lambda
+// instances, or the local server, can serve the same games.
+//
+// What it adds to the rules engine:
+//   - room codes, and secret tokens for the host and each player, of which only
+//     hashes are stored; a token picks the viewer, so nobody sees more than their
+//     seat may;
+//   - retries: on a version conflict the action is applied again to the fresh
+//     game, a bounded number of times with jittered backoff, so ten phones voting
+//     at once all count;
+//   - idempotency: each action carries a client id, and an id already applied for
+//     the same actor changes nothing, so a client may resend after a timeout;
+//   - timers without servers: a poll that finds a deadline passed saves the
+//     transition it brings, under the same version check.
+//
+// Use:
+//
+//	svc := service.New(st) // st: store.NewDynamoFromEnv, store.OpenBolt, store.NewMemory
+//	c, err := svc.Create(ctx, service.CreateRequest{Preset: "sport", Lang: "ru"})
+//	j, err := svc.Join(ctx, c.Code, "Аня")
+//	v, err := svc.Act(ctx, c.Code, c.HostToken, rules.Action{ID: "a1", Type: rules.ActStart})
+//	v, err = svc.Read(ctx, c.Code, j.Token) // Аня's view; "" for the shared screen
+//
+// Errors are *Error values of a kind (ErrInvalid, ErrUnauthorized, ErrNotFound,
+// ErrBusy, ErrUnavailable, ErrInternal; see errors.go for the status each maps to)
+// with a message safe for clients, or the rules engine's own *rules.Error when the
+// rules refuse an action.
+//
+// The package servicetest plays games through a Service with bots and injects
+// store faults, for tests here and in other packages.
+package service

@@ -1,0 +1,591 @@
+package service
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	mrand "math/rand/v2"
+	"strings"
+	"sync"
+	"time"
+
+	"citysleeps/shared/rules"
+	"citysleeps/shared/store"
+)
+
+// Defaults of the options.
+const (
+	// DefaultTTL is how long a game is kept after its last change (DESIGN.md:
+	// about 48 hours); every write moves the expiry on.
+	DefaultTTL = 48 * time.Hour
+	// DefaultMaxRetries is how many times a request tries its read-apply-write
+	// loop before giving up with ErrBusy (conflicts) or ErrUnavailable (store
+	// errors). Ten phones voting at once need a few rounds; eight with backoff
+	// settle them.
+	DefaultMaxRetries = 8
+	// codeTries bounds the search for a free room code.
+	codeTries = 8
+	// backoffBase and backoffMax bound the jittered exponential wait between tries.
+	backoffBase = 2 * time.Millisecond
+	backoffMax  = 250 * time.Millisecond
+)
+
+// Languages are the languages a game can be played in.
+var Languages = []string{"en", "ru", "uk", "ro"}
+
+// Service runs games on a store. It keeps no game between requests: every call
+// loads the game, works on that copy and writes it back under the version it read,
+// so any number of Services (Lambda instances) can share one store. It is safe for
+// concurrent use.
+type Service struct {
+	st         store.Store
+	now        func() time.Time
+	log        *slog.Logger
+	ttl        time.Duration
+	maxRetries int
+
+	randMu sync.Mutex // a caller's io.Reader need not be safe for concurrent use
+	rand   io.Reader
+}
+
+// Option configures a Service.
+type Option func(*Service)
+
+// WithClock sets the clock that stamps actions and decides whether a deadline has
+// passed (default time.Now). Tests move it by hand.
+func WithClock(now func() time.Time) Option { return func(s *Service) { s.now = now } }
+
+// WithRand sets the source of room codes, tokens and deal seeds (default
+// crypto/rand.Reader). Anything else is for tests only: tokens must be unguessable.
+func WithRand(r io.Reader) Option { return func(s *Service) { s.rand = r } }
+
+// WithLogger sets where retries and store failures are logged (default
+// slog.Default()). Errors returned to the caller are not logged here; the caller
+// decides.
+func WithLogger(l *slog.Logger) Option { return func(s *Service) { s.log = l } }
+
+// WithTTL sets how long a game lives after its last write (default DefaultTTL).
+func WithTTL(d time.Duration) Option { return func(s *Service) { s.ttl = d } }
+
+// WithMaxRetries sets how many times a request tries to load, apply and save
+// before it gives up (default DefaultMaxRetries; at least 1).
+func WithMaxRetries(n int) Option { return func(s *Service) { s.maxRetries = max(1, n) } }
+
+// New returns a Service on st.
+func New(st store.Store, opts ...Option) *Service {
+	s := &Service{st: st, now: time.Now, log: slog.Default(), ttl: DefaultTTL,
+		maxRetries: DefaultMaxRetries, rand: rand.Reader}
+	for _, o := range opts {
+		o(s)
+	}
+	return s
+}
+
+// CreateRequest is what a host sends to open a game.
+type CreateRequest struct {
+	Preset string `json:"preset"`
+	// Options override some of the preset's rules: the object is decoded onto the
+	// preset's defaults, so it names only what changes. Unknown fields are refused,
+	// so a misspelt rule is an error and not silently the default.
+	Options   json.RawMessage `json:"options,omitempty"`
+	Moderator string          `json:"moderator,omitempty"` // "app" (default) or "host"
+	Lang      string          `json:"lang,omitempty"`      // "en" (default), "ru", "uk" or "ro"
+}
+
+// Created is a new game: its room code, the host's secret token (shown once,
+// stored only as a hash) and the host's view.
+type Created struct {
+	Code      string     `json:"code"`
+	HostToken string     `json:"hostToken"`
+	Game      rules.View `json:"game"`
+}
+
+// Joined is a new seat: the player's id, their secret token and their view.
+type Joined struct {
+	PlayerID string     `json:"playerId"`
+	Token    string     `json:"token"`
+	Game     rules.View `json:"game"`
+}
+
+// Create opens a new game in its lobby and returns its code, the host token and
+// the host's view.
+func (s *Service) Create(ctx context.Context, req CreateRequest) (Created, error) {
+	opts, moderator, lang, err := parseCreate(req)
+	if err != nil {
+		return Created{}, err
+	}
+	hostToken, err := s.token()
+	if err != nil {
+		return Created{}, err
+	}
+	env := &envelope{Host: hashToken(hostToken), Tokens: map[string][]byte{}}
+	var last error
+	code := ""
+	for try := 0; try < max(codeTries, s.maxRetries); try++ {
+		if last != nil && !errors.Is(last, store.ErrExists) {
+			if err := s.pause(ctx, try); err != nil {
+				return Created{}, err
+			}
+		}
+		if code == "" {
+			if code, err = s.code(); err != nil {
+				return Created{}, err
+			}
+		}
+		now := s.now()
+		st, err := rules.New(code, opts, moderator, lang, now)
+		if err != nil {
+			// parseCreate validated everything New checks.
+			return Created{}, fail(ErrInvalid, "invalid game settings", err)
+		}
+		env.State = st
+		b, err := encode(env)
+		if err != nil {
+			return Created{}, fail(ErrInternal, "could not save the game", err)
+		}
+		err = s.st.Create(ctx, code, b, now.Add(s.ttl))
+		switch {
+		case err == nil:
+			return Created{Code: code, HostToken: hostToken, Game: view(env, rules.Viewer{Host: true}, 1, now)}, nil
+		case errors.Is(err, store.ErrExists):
+			// Taken: by another game, or by this very request if an earlier try
+			// was written although the store reported an error.
+			if last != nil && !errors.Is(last, store.ErrExists) && s.ours(ctx, code, env.Host) {
+				return Created{Code: code, HostToken: hostToken, Game: view(env, rules.Viewer{Host: true}, 1, now)}, nil
+			}
+			code = ""
+		case !retryable(ctx, err):
+			return Created{}, s.storeFailure(ctx, "create", code, err)
+		default:
+			s.log.DebugContext(ctx, "service: create failed, trying again", "code", code, "try", try, "err", err)
+		}
+		last = err
+	}
+	if errors.Is(last, store.ErrExists) {
+		return Created{}, fail(ErrBusy, "no free room code was found, try again", last)
+	}
+	return Created{}, s.storeFailure(ctx, "create", code, last)
+}
+
+// ours reports whether the game stored at code has the host hash h: whether a
+// Create that reported an error had in fact been written.
+func (s *Service) ours(ctx context.Context, code string, h []byte) bool {
+	it, err := s.st.Get(ctx, code, true)
+	if err != nil {
+		return false
+	}
+	env, err := decode(it.State)
+	return err == nil && bytes.Equal(env.Host, h)
+}
+
+// parseCreate checks a create request and works out the game's rules.
+func parseCreate(req CreateRequest) (rules.Options, string, string, error) {
+	if req.Preset == "" {
+		return rules.Options{}, "", "", invalid("preset is required: one of " + strings.Join(rules.Presets, ", "))
+	}
+	opts, err := rules.Preset(req.Preset)
+	if err != nil {
+		return rules.Options{}, "", "", invalid(fmt.Sprintf("unknown preset %q: use one of %s", req.Preset, strings.Join(rules.Presets, ", ")))
+	}
+	if raw := bytes.TrimSpace(req.Options); len(raw) > 0 && !bytes.Equal(raw, []byte("null")) {
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&opts); err != nil {
+			return rules.Options{}, "", "", invalid("options: " + jsonProblem(err))
+		}
+		if dec.More() {
+			return rules.Options{}, "", "", invalid("options: one JSON object expected")
+		}
+		if opts.Preset != req.Preset {
+			return rules.Options{}, "", "", invalid("options.preset must be the same as preset")
+		}
+	}
+	if err := opts.Validate(); err != nil {
+		return rules.Options{}, "", "", invalid(strings.TrimPrefix(err.Error(), "rules: "))
+	}
+	moderator := req.Moderator
+	switch moderator {
+	case "":
+		moderator = rules.ModeratorApp
+	case rules.ModeratorApp, rules.ModeratorHost:
+	default:
+		return rules.Options{}, "", "", invalid(`moderator must be "app" or "host"`)
+	}
+	lang := req.Lang
+	if lang == "" {
+		lang = "en"
+	}
+	ok := false
+	for _, l := range Languages {
+		ok = ok || l == lang
+	}
+	if !ok {
+		return rules.Options{}, "", "", invalid("lang must be one of " + strings.Join(Languages, ", "))
+	}
+	return opts, moderator, lang, nil
+}
+
+// jsonProblem describes a JSON decoding error in words fit for a client (the
+// decoder's own text names Go types).
+func jsonProblem(err error) string {
+	var te *json.UnmarshalTypeError
+	var se *json.SyntaxError
+	switch {
+	case errors.As(err, &te):
+		if te.Field == "" {
+			return "must be a JSON object"
+		}
+		return fmt.Sprintf("%s has the wrong type (got a JSON %s)", te.Field, te.Value)
+	case errors.As(err, &se):
+		return fmt.Sprintf("malformed JSON at byte %d", se.Offset)
+	case strings.HasPrefix(err.Error(), "json: unknown field "):
+		return "unknown rule " + strings.TrimPrefix(err.Error(), "json: unknown field ")
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		return "malformed JSON: unexpected end"
+	}
+	return "malformed JSON"
+}
+
+// Join seats a new player in the lobby under name (trimmed, inner white space
+// collapsed, at most rules.MaxName characters) and returns the player's id, their
+// secret token and their view. The rules refuse a name already at the table, a
+// full table and a game that has started, as *rules.Error.
+func (s *Service) Join(ctx context.Context, code, name string) (Joined, error) {
+	code, ok := normalizeCode(code)
+	if !ok {
+		return Joined{}, errNoGame()
+	}
+	name, err := normalizeName(name)
+	if err != nil {
+		return Joined{}, err
+	}
+	token, err := s.token()
+	if err != nil {
+		return Joined{}, err
+	}
+	h := hashToken(token)
+	var out Joined
+	err = s.loop(ctx, "join", code, func(env *envelope, version int64, now time.Time, try int) (*envelope, error) {
+		if try > 0 {
+			// An earlier try may have been written although the store reported
+			// an error: then this token already has its seat.
+			for id, th := range env.Tokens {
+				if bytes.Equal(th, h) {
+					out = Joined{PlayerID: id, Token: token, Game: view(env, rules.Viewer{Player: id}, version, now)}
+					return nil, nil
+				}
+			}
+		}
+		st, id, err := rules.Join(env.State, name, now)
+		if err != nil {
+			return nil, err
+		}
+		env.State = st
+		env.Tokens[id] = h
+		out = Joined{PlayerID: id, Token: token}
+		return env, nil
+	}, func(env *envelope, version int64, now time.Time) {
+		out.Game = view(env, rules.Viewer{Player: out.PlayerID}, version, now)
+	})
+	if err != nil {
+		return Joined{}, err
+	}
+	return out, nil
+}
+
+// Read returns the game as the token's holder may see it: "" is the public shared
+// screen, the host token the host's view, a player token that player's.
+//
+// Read never writes. A deadline that has passed moves the game on in the view
+// (rules.ViewOf applies it), and the next action stores it: the clock's
+// transitions follow from the stored game alone, so every reader computes the
+// same ones, and the view's Version and Tick name the state shown. So a poll
+// costs one eventually consistent read (half a read unit on DynamoDB), polls never
+// contend with each other or with actions for the write, and the read function
+// needs no write rights. An eventually consistent read may lag the latest write
+// by a moment; its version says which state it shows.
+func (s *Service) Read(ctx context.Context, code, token string) (rules.View, error) {
+	code, ok := normalizeCode(code)
+	if !ok {
+		return rules.View{}, errNoGame()
+	}
+	var out rules.View
+	err := s.loop(ctx, "read", code, func(env *envelope, version int64, now time.Time, try int) (*envelope, error) {
+		v, ok := env.who(token)
+		if !ok {
+			return nil, errToken()
+		}
+		out = view(env, v, version, now)
+		return nil, nil
+	}, nil)
+	return out, err
+}
+
+// Act applies one action by the token's holder and returns their view after it.
+// The action's ID (1 to 64 of [A-Za-z0-9_-]) makes retries safe: an ID this actor
+// already had applied returns their current view and changes nothing. A "start"
+// gets its deal seed here, from the service's random source.
+//
+// On a version conflict the game is reloaded and the action applied again to the
+// new state; if it is no longer legal there, the rules' refusal is returned. A
+// refused action is not written: the stored game and its version stay as they were.
+func (s *Service) Act(ctx context.Context, code, token string, a rules.Action) (rules.View, error) {
+	code, ok := normalizeCode(code)
+	if !ok {
+		return rules.View{}, errNoGame()
+	}
+	if token == "" {
+		return rules.View{}, fail(ErrUnauthorized, "a token is needed to act", nil)
+	}
+	if !validActionID(a.ID) {
+		return rules.View{}, invalid("an action needs an id of 1 to 64 letters, digits, '-' or '_'")
+	}
+	a.Deal = [32]byte{}
+	if a.Type == rules.ActStart {
+		if err := s.read(a.Deal[:]); err != nil {
+			return rules.View{}, err
+		}
+	}
+	var out rules.View
+	var viewer rules.Viewer
+	err := s.loop(ctx, "act", code, func(env *envelope, version int64, now time.Time, try int) (*envelope, error) {
+		v, ok := env.who(token)
+		if !ok || v == rules.Public {
+			return nil, errToken()
+		}
+		viewer = v
+		actor := rules.Actor(v)
+		if env.seen(actor, a.ID) {
+			// Applied before: answer with the current view and change nothing.
+			out = view(env, viewer, version, now)
+			return nil, nil
+		}
+		next, err := rules.Apply(env.State, actor, a, now)
+		if err != nil {
+			return nil, err
+		}
+		env.State = next
+		env.remember(actor, a.ID)
+		return env, nil
+	}, func(env *envelope, version int64, now time.Time) {
+		out = view(env, viewer, version, now)
+	})
+	return out, err
+}
+
+// Revision names the state a Read would show now: the stored version and the
+// clock's transitions since (rules.View's Version and Tick).
+type Revision struct {
+	Version int64
+	Tick    int
+}
+
+// Revision returns the revision a Read would report now, cheaply: one eventually
+// consistent read and no decoding, unless a deadline has passed (the next
+// deadline is kept outside the compressed state for this), in which case it
+// decodes the game and applies the clock. An HTTP layer can answer If-None-Match
+// with it before building a view. It checks no token; a revision is public.
+func (s *Service) Revision(ctx context.Context, code string) (Revision, error) {
+	code, ok := normalizeCode(code)
+	if !ok {
+		return Revision{}, errNoGame()
+	}
+	for try := 0; ; try++ {
+		if err := s.pause(ctx, try); err != nil {
+			return Revision{}, err
+		}
+		it, err := s.st.Get(ctx, code, false)
+		if errors.Is(err, store.ErrNotFound) {
+			it, err = s.st.Get(ctx, code, true) // perhaps created a moment ago
+		}
+		if err != nil {
+			if errors.Is(err, store.ErrNotFound) {
+				return Revision{}, errNoGame()
+			}
+			if !retryable(ctx, err) || try+1 >= s.maxRetries {
+				return Revision{}, s.storeFailure(ctx, "revision", code, err)
+			}
+			continue
+		}
+		now := s.now()
+		if due := storedDue(it.State); due.IsZero() || now.Before(due) {
+			return Revision{Version: it.Version}, nil
+		}
+		env, err := decode(it.State)
+		if err != nil {
+			s.log.ErrorContext(ctx, "service: stored game unreadable", "op", "revision", "code", code, "version", it.Version, "err", err)
+			return Revision{}, fail(ErrInternal, "the game could not be read", err)
+		}
+		return Revision{Version: it.Version, Tick: rules.Advance(env.State, now).Ticks - env.State.Ticks}, nil
+	}
+}
+
+// step is one try of a request on a loaded game. It returns the envelope to write
+// (changed in place is fine: each try decodes its own), or nil to write nothing,
+// having set its result. An error ends the request.
+type step func(env *envelope, version int64, now time.Time, try int) (*envelope, error)
+
+// loop is the read-apply-write cycle every request but Create runs: load the game
+// (strongly consistent before a write; a plain read may use an eventually
+// consistent one first, and is corrected by the write's version check), run fn,
+// write the result under the version read. A conflict or a store error reloads
+// and runs fn again, after a jittered exponential pause, up to maxRetries times.
+// Retrying after a store error is safe even if the failed write did land: fn then
+// sees its own action id (or token) in the reloaded game. saved is called with the
+// written envelope and its new version.
+func (s *Service) loop(ctx context.Context, op, code string, fn step, saved func(env *envelope, version int64, now time.Time)) error {
+	var last error
+	for try := 0; try < s.maxRetries; try++ {
+		if err := s.pause(ctx, try); err != nil {
+			return err
+		}
+		// A plain read may be served eventually consistent (a poll); the write's
+		// version check catches a stale one, and later tries read consistently.
+		consistent := op != "read" || try > 0
+		it, err := s.st.Get(ctx, code, consistent)
+		if !consistent && errors.Is(err, store.ErrNotFound) {
+			// A game created a moment ago may not have reached the replica an
+			// eventually consistent read asked: ask again, consistently.
+			it, err = s.st.Get(ctx, code, true)
+		}
+		if err != nil {
+			if errors.Is(err, store.ErrNotFound) {
+				return errNoGame()
+			}
+			if !retryable(ctx, err) {
+				return s.storeFailure(ctx, op, code, err)
+			}
+			last = err
+			s.log.DebugContext(ctx, "service: load failed, trying again", "op", op, "code", code, "try", try, "err", err)
+			continue
+		}
+		env, err := decode(it.State)
+		if err != nil {
+			s.log.ErrorContext(ctx, "service: stored game unreadable", "op", op, "code", code, "version", it.Version, "err", err)
+			return fail(ErrInternal, "the game could not be read", err)
+		}
+		if env.Tokens == nil {
+			env.Tokens = map[string][]byte{}
+		}
+		now := s.now()
+		next, err := fn(env, it.Version, now, try)
+		if err != nil || next == nil {
+			return err
+		}
+		next.prune()
+		b, err := encode(next)
+		if err != nil {
+			s.log.ErrorContext(ctx, "service: game unencodable", "op", op, "code", code, "err", err)
+			return fail(ErrInternal, "the game could not be saved", err)
+		}
+		version, err := s.st.Update(ctx, code, it.Version, b, now.Add(s.ttl))
+		switch {
+		case err == nil:
+			saved(next, version, now)
+			return nil
+		case errors.Is(err, store.ErrNotFound):
+			return errNoGame() // expired between the read and the write
+		case errors.Is(err, store.ErrTooLarge):
+			s.log.ErrorContext(ctx, "service: game too large to save", "op", op, "code", code, "bytes", len(b), "err", err)
+			return fail(ErrUnavailable, "the game has grown too large to save", err)
+		case !retryable(ctx, err):
+			return s.storeFailure(ctx, op, code, err)
+		}
+		last = err
+		s.log.DebugContext(ctx, "service: save failed, trying again", "op", op, "code", code, "try", try, "err", err)
+	}
+	if errors.Is(last, store.ErrConflict) {
+		s.log.WarnContext(ctx, "service: gave up on a busy game", "op", op, "code", code, "tries", s.maxRetries)
+		return fail(ErrBusy, "the game is busy, try again", last)
+	}
+	return s.storeFailure(ctx, op, code, last)
+}
+
+// retryable reports whether a store error may pass if the request is tried again:
+// a conflict or a transient failure, while the caller still waits.
+func retryable(ctx context.Context, err error) bool {
+	switch {
+	case ctx.Err() != nil, errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return false
+	case errors.Is(err, store.ErrNotFound), errors.Is(err, store.ErrExists), errors.Is(err, store.ErrTooLarge):
+		return false
+	}
+	return true
+}
+
+// storeFailure logs a failed store call and returns the client's side of it.
+func (s *Service) storeFailure(ctx context.Context, op, code string, err error) error {
+	if ctx.Err() != nil {
+		return fail(ErrUnavailable, "the request was cancelled or timed out", err)
+	}
+	s.log.WarnContext(ctx, "service: store failed", "op", op, "code", code, "err", err)
+	return fail(ErrUnavailable, "the game store is unavailable, try again later", err)
+}
+
+// pause waits before try number try (none before the first): a random time up
+// to backoffBase·2^(try-1), at most backoffMax ("full jitter"), so that writers
+// that collided spread out instead of colliding again.
+func (s *Service) pause(ctx context.Context, try int) error {
+	if try == 0 {
+		return nil
+	}
+	limit := min(backoffBase<<min(try-1, 16), backoffMax)
+	t := time.NewTimer(mrand.N(limit) + 1)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return fail(ErrUnavailable, "the request was cancelled or timed out", ctx.Err())
+	case <-t.C:
+		return nil
+	}
+}
+
+// read fills b from the random source.
+func (s *Service) read(b []byte) error {
+	s.randMu.Lock()
+	defer s.randMu.Unlock()
+	if _, err := io.ReadFull(s.rand, b); err != nil {
+		return fail(ErrInternal, "no randomness available", err)
+	}
+	return nil
+}
+
+func (s *Service) token() (string, error) {
+	s.randMu.Lock()
+	defer s.randMu.Unlock()
+	t, err := newToken(s.rand)
+	if err != nil {
+		return "", fail(ErrInternal, "no randomness available", err)
+	}
+	return t, nil
+}
+
+func (s *Service) code() (string, error) {
+	s.randMu.Lock()
+	defer s.randMu.Unlock()
+	c, err := newCode(s.rand)
+	if err != nil {
+		return "", fail(ErrInternal, "no randomness available", err)
+	}
+	return c, nil
+}
+
+// view is the viewer's view of a stored game at its stored version.
+func view(env *envelope, v rules.Viewer, version int64, now time.Time) rules.View {
+	out := rules.ViewOf(env.State, v, now)
+	out.Version = version
+	return out
+}
+
+func errNoGame() error {
+	return fail(ErrNotFound, "there is no game with this code", nil)
+}
+
+func errToken() error {
+	return fail(ErrUnauthorized, "this token does not belong to this game", nil)
+}
