@@ -357,7 +357,7 @@ func (h *handler) viewJSON(v rules.View) []byte {
 		// A View is plain data; only a bug gets here.
 		panic(fmt.Sprintf("httpapi: cannot encode view: %v", err))
 	}
-	poll := pollAfter(v, v.You != nil, h.cfg.Now())
+	poll := pollAfter(v, h.cfg.Now())
 	var b bytes.Buffer
 	b.Grow(len(data) + 24)
 	b.Write(data[:len(data)-1])

@@ -135,8 +135,8 @@ func TestCreate(t *testing.T) {
 		c.Game.Rules.Speech != 45 || c.Game.Phase.Name != rules.PhaseLobby {
 		t.Errorf("game %+v", c.Game.View)
 	}
-	if c.Game.PollAfterMs != pollLobby.Milliseconds() {
-		t.Errorf("pollAfterMs %d, want %d", c.Game.PollAfterMs, pollLobby.Milliseconds())
+	if c.Game.PollAfterMs != pollWatching.Milliseconds() {
+		t.Errorf("pollAfterMs %d, want %d", c.Game.PollAfterMs, pollWatching.Milliseconds())
 	}
 	if got := res.Header.Get("Location"); got != "/api/games/"+c.Code {
 		t.Errorf("Location %q", got)
@@ -214,7 +214,7 @@ func TestJoin(t *testing.T) {
 	if j.Game.Players[0].Name != "Аня" {
 		t.Errorf("name %q, want it trimmed", j.Game.Players[0].Name)
 	}
-	if j.Game.Version != 2 || j.Game.PollAfterMs != pollLobby.Milliseconds() {
+	if j.Game.Version != 2 || j.Game.PollAfterMs != pollWatching.Milliseconds() {
 		t.Errorf("version %d, pollAfterMs %d", j.Game.Version, j.Game.PollAfterMs)
 	}
 	// Lower case codes are the same game.
@@ -363,8 +363,13 @@ func TestAct(t *testing.T) {
 	// A player's view: night 1 is a meeting, so "sleep" is all there is.
 	p := tokens[ids[0]]
 	pv := e.MustAct(code, p, rules.Action{ID: "z1", Type: rules.ActSleep})
-	if pv.You == nil || !pv.You.Done || pv.PollAfterMs != pollGame.Milliseconds() {
-		t.Errorf("after sleeping: you %+v, pollAfterMs %d", pv.You, pv.PollAfterMs)
+	// Done, they wait for the others: fast only if the day opens with them.
+	want := pollIdle
+	if pv.Players[0].ID == pv.You.ID {
+		want = pollUrgent
+	}
+	if pv.You == nil || !pv.You.Done || pv.PollAfterMs != want.Milliseconds() {
+		t.Errorf("after sleeping: you %+v, pollAfterMs %d, want %d", pv.You, pv.PollAfterMs, want.Milliseconds())
 	}
 }
 
@@ -450,7 +455,7 @@ func TestPaused(t *testing.T) {
 	code, host, tokens, ids := e.table("classic", 5)
 	e.MustAct(code, host, rules.Action{ID: "s", Type: rules.ActStart})
 	v := e.MustAct(code, host, rules.Action{ID: "p", Type: rules.ActPause})
-	if !v.Phase.Paused || v.PollAfterMs != pollPaused.Milliseconds() {
+	if !v.Phase.Paused || v.PollAfterMs != pollIdle.Milliseconds() {
 		t.Errorf("paused %v, pollAfterMs %d", v.Phase.Paused, v.PollAfterMs)
 	}
 	before := e.version(code)
@@ -465,11 +470,11 @@ func TestDeadlinesMoveTheGame(t *testing.T) {
 	code, host, tokens, ids := e.table("classic", 5)
 	v := e.MustAct(code, host, rules.Action{ID: "s", Type: rules.ActStart})
 	ends := *v.Phase.EndsAt
-	// Far from the deadline a waiting viewer polls at the medium pace; near it,
-	// soon, and never later than just after it.
+	// A player with a night task polls at the acting pace; near the deadline
+	// every viewer polls just after it.
 	pv, etag := e.Read(code, tokens[ids[0]])
-	if pv.PollAfterMs != pollSoon.Milliseconds() {
-		t.Errorf("player with a night task: pollAfterMs %d, want %d", pv.PollAfterMs, pollSoon.Milliseconds())
+	if pv.PollAfterMs != pollActing.Milliseconds() {
+		t.Errorf("player with a night task: pollAfterMs %d, want %d", pv.PollAfterMs, pollActing.Milliseconds())
 	}
 	e.clock.Add(ends.Sub(e.clock.Now()) - 300*time.Millisecond)
 	pub, _ := e.Read(code, "")
@@ -702,31 +707,26 @@ func TestRoutes(t *testing.T) {
 func TestPollAfter(t *testing.T) {
 	now := time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
 	at := func(d time.Duration) *time.Time { t := now.Add(d); return &t }
-	team := rules.Town
+	day := func(m string, pace rules.Pace, left time.Duration) rules.View {
+		return rules.View{Moderator: m, Pace: pace, Phase: rules.PhaseView{Name: rules.PhaseDay, EndsAt: at(left)}}
+	}
 	tests := []struct {
-		name   string
-		v      rules.View
-		player bool
-		want   time.Duration
+		name string
+		v    rules.View
+		want time.Duration
 	}{
-		{"lobby", rules.View{Phase: rules.PhaseView{Name: rules.PhaseLobby}}, true, pollLobby},
-		{"over", rules.View{Phase: rules.PhaseView{Name: rules.PhaseGameOver}, Winner: &team}, true, pollOver},
-		{"paused", rules.View{Moderator: "app", Phase: rules.PhaseView{Name: rules.PhaseDay, Paused: true}}, true, pollPaused},
-		{"waiting", rules.View{Moderator: "app", Phase: rules.PhaseView{Name: rules.PhaseDay, EndsAt: at(time.Minute)}}, true, pollGame},
-		{"awaited", rules.View{Moderator: "app", Phase: rules.PhaseView{Name: rules.PhaseVote, EndsAt: at(time.Minute)},
-			Actions: []rules.Option{{Type: rules.ActVote}}}, true, pollSoon},
-		{"only optional actions", rules.View{Moderator: "app", Phase: rules.PhaseView{Name: rules.PhaseDay, EndsAt: at(time.Minute)},
-			Actions: []rules.Option{{Type: rules.ActReveal}}}, true, pollGame},
-		{"host with actions", rules.View{Moderator: "app", Phase: rules.PhaseView{Name: rules.PhaseDay, EndsAt: at(time.Minute)},
-			Actions: []rules.Option{{Type: rules.ActAdvance}}}, false, pollGame},
-		{"deadline near", rules.View{Moderator: "app", Phase: rules.PhaseView{Name: rules.PhaseDay, EndsAt: at(4 * time.Second)}}, false, pollSoon},
-		{"deadline very near", rules.View{Moderator: "app", Phase: rules.PhaseView{Name: rules.PhaseDay, EndsAt: at(300 * time.Millisecond)}}, false, 400 * time.Millisecond},
-		{"deadline passed", rules.View{Moderator: "app", Phase: rules.PhaseView{Name: rules.PhaseDay, EndsAt: at(-time.Second)}}, false, pollSoon},
-		{"floor", rules.View{Moderator: "app", Phase: rules.PhaseView{Name: rules.PhaseDay, EndsAt: at(10 * time.Millisecond)}}, false, pollMin},
-		{"human moderator: no cap", rules.View{Moderator: "host", Phase: rules.PhaseView{Name: rules.PhaseDay, EndsAt: at(300 * time.Millisecond)}}, false, pollGame},
+		{"over", rules.View{Phase: rules.PhaseView{Name: rules.PhaseGameOver}}, pollOver},
+		{"lobby", rules.View{Pace: rules.PaceWatching, Phase: rules.PhaseView{Name: rules.PhaseLobby}}, pollWatching},
+		{"urgent", day("app", rules.PaceUrgent, time.Minute), pollUrgent},
+		{"acting", day("app", rules.PaceActing, time.Minute), pollActing},
+		{"watching", day("app", rules.PaceWatching, time.Minute), pollWatching},
+		{"idle", day("app", rules.PaceIdle, time.Minute), pollIdle},
+		{"idle until the deadline", day("app", rules.PaceIdle, 3*time.Second), 3*time.Second + deadlineSlack},
+		{"floor", day("app", rules.PaceIdle, -time.Second), pollMin},
+		{"human moderator: no deadline cap", day("host", rules.PaceIdle, time.Second), pollIdle},
 	}
 	for _, tc := range tests {
-		if got := pollAfter(tc.v, tc.player, now); got != tc.want {
+		if got := pollAfter(tc.v, now); got != tc.want {
 			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
 		}
 	}

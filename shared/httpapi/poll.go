@@ -6,73 +6,49 @@ import (
 	"citysleeps/shared/rules"
 )
 
-// How long a client should wait before its next poll, by what it is waiting for.
-// Every view carries the hint as pollAfterMs (and the X-Poll-After-Ms header,
-// which a 304 carries too). The numbers trade how quickly a screen follows the
-// table against requests per game, which the bench measures and AWS bills.
+// How long a client should wait before its next poll, by the view's pace
+// (rules.Pace). Every view carries the hint as pollAfterMs (and the
+// X-Poll-After-Ms header, which a 304 carries too). Polls are most of what a game
+// costs on AWS (an API Gateway request each), so a client polls fast only while
+// another's tap may hand it something to do; otherwise it waits for the deadline
+// that will next move the game, or a few seconds.
 const (
-	// pollSoon: this viewer is awaited (a night task, their speech, their vote) or
-	// a deadline is near. A tap shows on the other phones within a second.
-	pollSoon = 700 * time.Millisecond
-	// pollLobby: players join in a burst while the shared screen shows the QR
-	// code; each name should appear there and on the other phones at once.
-	pollLobby = 1000 * time.Millisecond
-	// pollGame: in play, waiting for others. Other players' taps, votes and the
-	// end of a speech show within about two seconds.
-	pollGame = 1500 * time.Millisecond
-	// pollPaused: only the host's "resume" changes a paused game.
-	pollPaused = 3000 * time.Millisecond
+	// pollUrgent: another player's tap may ask something of this viewer (the next
+	// speaker, the vote about to open): they see it within about a second.
+	pollUrgent = 900 * time.Millisecond
+	// pollActing: the viewer has something to do; their own action returns the
+	// next view, and what others do meanwhile changes little for them.
+	pollActing = 2500 * time.Millisecond
+	// pollWatching: the shared screen and the moderator follow the table as it
+	// happens: taps, nominations, joins.
+	pollWatching = 1500 * time.Millisecond
+	// pollIdle: only the clock or the host can change what this viewer needs;
+	// the deadline cuts the wait short.
+	pollIdle = 8 * time.Second
 	// pollOver: a finished game never changes again; the slow poll only notices
 	// that the page is still open.
-	pollOver = 10 * time.Second
+	pollOver = 30 * time.Second
 
-	// nearDeadline: within this of a deadline every viewer polls soon, so the
-	// screens move on together when the time is up.
-	nearDeadline = 5 * time.Second
 	// deadlineSlack: a poll capped by a deadline comes this long after it, so
-	// that the server sees the deadline passed and applies it.
-	deadlineSlack = 100 * time.Millisecond
+	// that the view shows the step the deadline brings.
+	deadlineSlack = 150 * time.Millisecond
 	// pollMin is the shortest hint ever given.
 	pollMin = 250 * time.Millisecond
 )
 
-// pollAfter is the hint for viewer, whose view is v, at now.
-func pollAfter(v rules.View, player bool, now time.Time) time.Duration {
-	switch {
-	case v.Phase.Name == rules.PhaseGameOver || v.Winner != nil:
+// pollAfter is the hint for a viewer whose view is v, at now.
+func pollAfter(v rules.View, now time.Time) time.Duration {
+	if v.Phase.Name == rules.PhaseGameOver {
 		return pollOver
-	case v.Phase.Name == rules.PhaseLobby:
-		return pollLobby
-	case v.Phase.Paused:
-		return pollPaused
 	}
-	d := pollGame
-	if player && awaited(v.Actions) {
-		d = pollSoon
-	}
+	d := map[rules.Pace]time.Duration{rules.PaceUrgent: pollUrgent, rules.PaceActing: pollActing,
+		rules.PaceWatching: pollWatching, rules.PaceIdle: pollIdle}[v.Pace]
 	// Deadlines move the game on by themselves only when the app moderates; a
 	// human moderator moves it with "advance".
 	if v.Moderator == rules.ModeratorApp && v.Phase.EndsAt != nil {
-		left := v.Phase.EndsAt.Sub(now)
-		if left <= nearDeadline {
-			d = min(d, pollSoon)
-		}
-		if left > 0 && left+deadlineSlack < d {
-			d = left + deadlineSlack
+		if left := v.Phase.EndsAt.Sub(now) + deadlineSlack; left < d {
+			d = left
 		}
 	}
 	return max(d, pollMin)
-}
-
-// awaited reports whether the actions include one the table waits for: any but
-// the optional ones a player may take at any time of the day.
-func awaited(actions []rules.Option) bool {
-	for _, o := range actions {
-		switch o.Type {
-		case rules.ActReveal, rules.ActWithdraw, rules.ActLeave:
-		default:
-			return true
-		}
-	}
-	return false
 }

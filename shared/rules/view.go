@@ -24,6 +24,9 @@ type View struct {
 	Winner    *Team        `json:"winner"`
 	// Night is the moderator's live view of the night (host mode only).
 	Night *NightView `json:"night,omitempty"`
+	// Pace says how soon this view may change in a way that matters to its
+	// viewer; the HTTP layer turns it into a poll hint.
+	Pace Pace `json:"-"`
 }
 
 // PhaseView is the public state of the current phase.
@@ -120,6 +123,7 @@ func ViewOf(s State, v Viewer, now time.Time) View {
 	if me != nil {
 		out.You = s.you(me)
 	}
+	out.Pace = PaceOf(s, v, now)
 	if moderator && (s.Phase.Name == PhaseNight || s.Phase.Name == PhaseNightDoctor) {
 		out.Night = &NightView{Choices: slices.Clone(s.Choices), Done: slices.Clone(s.Done), Victims: slices.Clone(s.Victims)}
 	}
