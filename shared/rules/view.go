@@ -125,7 +125,9 @@ func ViewOf(s State, v Viewer, now time.Time) View {
 	}
 	out.Pace = PaceOf(s, v, now)
 	if moderator && (s.Phase.Name == PhaseNight || s.Phase.Name == PhaseNightDoctor) {
-		out.Night = &NightView{Choices: slices.Clone(s.Choices), Done: slices.Clone(s.Done), Victims: slices.Clone(s.Victims)}
+		// Empty lists, not null: a client iterates them without a check.
+		out.Night = &NightView{Choices: append([]Choice{}, s.Choices...), Done: append([]string{}, s.Done...),
+			Victims: append([]string{}, s.Victims...)}
 	}
 	return out
 }

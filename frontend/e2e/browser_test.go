@@ -1,0 +1,298 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/input"
+	cdplog "github.com/chromedp/cdproto/log"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+)
+
+// chromiumPath is Debian's Chromium, which `make test` installs.
+const chromiumPath = "/usr/bin/chromium"
+
+// browser is one headless Chromium; each page runs in a browser context of its
+// own, so each phone has its own localStorage, as separate phones would.
+type browser struct {
+	ctx context.Context
+}
+
+func startBrowser(t *testing.T) *browser {
+	t.Helper()
+	path := chromiumPath
+	if p := os.Getenv("CHROMIUM"); p != "" {
+		path = p
+	}
+	if _, err := os.Stat(path); err != nil {
+		t.Fatalf("Chromium is not installed at %s: `make test` installs it (apt-get install -y chromium), or set CHROMIUM to another binary", path)
+	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(path),
+		chromedp.NoSandbox,
+		chromedp.Flag("disable-gpu", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("no-first-run", true),
+		chromedp.Flag("autoplay-policy", "no-user-gesture-required"),
+		chromedp.UserDataDir(t.TempDir()),
+	)
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	bctx, cancel := chromedp.NewContext(actx)
+	if err := chromedp.Do(bctx); err != nil {
+		cancel()
+		cancelAlloc()
+		t.Fatalf("start chromium: %v", err)
+	}
+	t.Cleanup(func() {
+		cancel()
+		cancelAlloc()
+	})
+	return &browser{ctx: bctx}
+}
+
+// page is one tab in its own browser context: a phone or the shared screen.
+type page struct {
+	t      *testing.T
+	name   string
+	ctx    context.Context
+	cancel context.CancelFunc
+	mu     sync.Mutex
+	errs   []string
+}
+
+func (b *browser) newPage(t *testing.T, name string, width, height int64) *page {
+	t.Helper()
+	p := &page{t: t, name: name}
+	ctx, cancel := chromedp.NewContext(b.ctx, chromedp.WithNewBrowserContext(), chromedp.WithListener(p.listen))
+	p.ctx, p.cancel = ctx, cancel
+	t.Cleanup(cancel)
+	enableLog := chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, cdplog.Enable, cdp.Empty{})
+		return err
+	})
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(width, height), enableLog); err != nil {
+		t.Fatalf("%s: open page: %v", name, err)
+	}
+	return p
+}
+
+// listen collects the page's script errors and Content-Security-Policy
+// violations; the tests fail on any.
+func (p *page) listen(ev any) {
+	var msg string
+	switch e := ev.(type) {
+	case *runtime.EventExceptionThrown:
+		d := e.ExceptionDetails
+		msg = "exception: " + d.Text
+		if d.Exception != nil && d.Exception.Description != "" {
+			msg += " " + d.Exception.Description
+		}
+	case *cdplog.EventEntryAdded:
+		if e.Entry != nil && strings.Contains(e.Entry.Text, "Content Security Policy") {
+			msg = "CSP: " + e.Entry.Text
+		}
+	}
+	if msg != "" {
+		p.mu.Lock()
+		p.errs = append(p.errs, msg)
+		p.mu.Unlock()
+	}
+}
+
+// checkErrors fails the test if the page has thrown or broken its CSP.
+func (p *page) checkErrors() {
+	p.t.Helper()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.errs) > 0 {
+		p.t.Fatalf("%s: page errors:\n%s", p.name, strings.Join(p.errs, "\n"))
+	}
+}
+
+func (p *page) fatalf(format string, args ...any) {
+	p.t.Helper()
+	p.t.Fatalf("%s: %s", p.name, fmt.Sprintf(format, args...))
+}
+
+func (p *page) navigate(url string) {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, 30*time.Second)
+	defer cancel()
+	if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
+		p.fatalf("navigate %s: %v", url, err)
+	}
+}
+
+func (p *page) reload() {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, 30*time.Second)
+	defer cancel()
+	if err := chromedp.Do(ctx, chromedp.Reload()); err != nil {
+		p.fatalf("reload: %v", err)
+	}
+}
+
+// eval runs a script in the page and decodes its JSON result into out (which may
+// be nil).
+func (p *page) eval(script string, out any) {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, 20*time.Second)
+	defer cancel()
+	raw, err := chromedp.Run(ctx, chromedp.Evaluate[[]byte](script, chromedp.EvalAwaitPromise))
+	if err != nil {
+		p.fatalf("eval %.80q: %v", script, err)
+	}
+	if out != nil {
+		if err := json.Unmarshal(raw, out); err != nil {
+			p.fatalf("eval %.80q: decode %s: %v", script, raw, err)
+		}
+	}
+}
+
+// waitFor polls a script until it returns true.
+func (p *page) waitFor(what, script string, timeout time.Duration) {
+	p.t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		var ok bool
+		p.eval("!!("+script+")", &ok)
+		if ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			p.screenshot("timeout-" + p.name)
+			var text string
+			p.eval(`document.body.innerText`, &text)
+			p.mu.Lock()
+			errs := strings.Join(p.errs, "\n")
+			p.mu.Unlock()
+			p.fatalf("timed out waiting for %s; page errors: %s\nthe page says:\n%s", what, errs, text)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// tap clicks the element sel the way a finger would: scrolled to the middle of
+// the screen, then a real mouse press and release at its centre. It reports false
+// when the element is missing or disabled.
+func (p *page) tap(sel string) bool {
+	p.t.Helper()
+	var at struct {
+		OK  bool    `json:"ok"`
+		X   float64 `json:"x"`
+		Y   float64 `json:"y"`
+		Why string  `json:"why"`
+	}
+	p.eval(fmt.Sprintf(`(() => {
+		const el = document.querySelector(%q);
+		if (!el) return {ok: false, why: 'missing'};
+		if (el.disabled) return {ok: false, why: 'disabled'};
+		el.scrollIntoView({block: 'center', inline: 'center'});
+		const r = el.getBoundingClientRect();
+		const x = r.left + r.width / 2, y = r.top + r.height / 2;
+		const top = document.elementFromPoint(x, y);
+		if (!top || !(el === top || el.contains(top))) return {ok: false, why: 'covered by ' + (top ? top.className : 'nothing')};
+		return {ok: true, x, y};
+	})()`, sel), &at)
+	if !at.OK {
+		return false
+	}
+	ctx, cancel := context.WithTimeout(p.ctx, 10*time.Second)
+	defer cancel()
+	if err := chromedp.Do(ctx, chromedp.MouseClickXY(at.X, at.Y)); err != nil {
+		p.fatalf("tap %s: %v", sel, err)
+	}
+	return true
+}
+
+// mustTap taps sel, waiting up to timeout for it to be there.
+func (p *page) mustTap(sel string, timeout time.Duration) {
+	p.t.Helper()
+	deadline := time.Now().Add(timeout)
+	for !p.tap(sel) {
+		if time.Now().After(deadline) {
+			p.screenshot("timeout-" + p.name)
+			p.fatalf("cannot tap %s", sel)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// typeInto types text into the field sel, key by key.
+func (p *page) typeInto(sel, text string) {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, 10*time.Second)
+	defer cancel()
+	p.eval(fmt.Sprintf(`(() => { const el = document.querySelector(%q); el.value = ''; el.dispatchEvent(new Event('input')); })()`, sel), nil)
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(sel)), chromedp.SendKeys(chromedp.CSS(sel), text)); err != nil {
+		p.fatalf("type into %s: %v", sel, err)
+	}
+}
+
+// hold presses the element sel and keeps the button down until release is called.
+func (p *page) hold(sel string) (release func()) {
+	p.t.Helper()
+	var at struct{ X, Y float64 }
+	p.eval(fmt.Sprintf(`(() => { const el = document.querySelector(%q); el.scrollIntoView({block: 'center'});
+		const r = el.getBoundingClientRect(); return {X: r.left + r.width / 2, Y: r.top + r.height / 2}; })()`, sel), &at)
+	ctx, cancel := context.WithTimeout(p.ctx, 10*time.Second)
+	defer cancel()
+	press := chromedp.MouseEvent(input.DispatchMouseEventTypeMousePressed, at.X, at.Y, chromedp.ButtonLeft, chromedp.ClickCount(1))
+	if err := chromedp.Do(ctx, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, at.X, at.Y), press); err != nil {
+		p.fatalf("press %s: %v", sel, err)
+	}
+	return func() {
+		ctx, cancel := context.WithTimeout(p.ctx, 10*time.Second)
+		defer cancel()
+		if err := chromedp.Do(ctx, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseReleased, at.X, at.Y, chromedp.ButtonLeft, chromedp.ClickCount(1))); err != nil {
+			p.fatalf("release %s: %v", sel, err)
+		}
+	}
+}
+
+// artifactsDir is where screenshots go: $ARTIFACTS_DIR or frontend/e2e/artifacts.
+func artifactsDir(t *testing.T) string {
+	dir := os.Getenv("ARTIFACTS_DIR")
+	if dir == "" {
+		dir = "artifacts"
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatalf("artifacts dir: %v", err)
+	}
+	return dir
+}
+
+// screenshot saves what the page shows now as ARTIFACTS_DIR/<name>.png.
+func (p *page) screenshot(name string) {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, 20*time.Second)
+	defer cancel()
+	// Let the last render and the fonts settle.
+	_, _ = chromedp.Run(ctx, chromedp.Evaluate[chromedp.Void](`new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))`, chromedp.EvalAwaitPromise))
+	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		p.t.Logf("%s: screenshot %s: %v", p.name, name, err)
+		return
+	}
+	file := filepath.Join(artifactsDir(p.t), name+".png")
+	if err := os.WriteFile(file, png, 0o644); err != nil {
+		p.t.Fatalf("write %s: %v", file, err)
+	}
+}
+
+// scrollTop scrolls the page back to its top (before a screenshot).
+func (p *page) scrollTop() {
+	p.eval(`window.scrollTo(0, 0)`, nil)
+}

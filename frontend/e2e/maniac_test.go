@@ -1,0 +1,114 @@
+package e2e
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"citysleeps/shared/rules"
+)
+
+// TestManiacGame plays an open-table game with the Maniac (R-MANIAC) in Romanian,
+// moderated by a person: the moderator's console sees every role and the night's
+// choices, a second public screen sees none; the introduction round, a raised hand,
+// justification and "shall he leave?", and the Doctor choosing among the victims;
+// on day 2 the moderator ends the game by removing the black players and the Maniac.
+func TestManiacGame(t *testing.T) {
+	srv := startServer(t)
+	b := startBrowser(t)
+	g := newGame(t, srv, b, gameOpts{preset: rules.PresetManiac, lang: "ro", moderator: rules.ModeratorHost, plan: plan{
+		vote:    voteBlack,
+		voteAll: func(*game, *player, rules.View) bool { return true },
+		// On day 1 the last living town player raises a hand, until the hand is seen.
+		raiseHand: func(g *game, ph *player, v rules.View) bool {
+			if v.Phase.Day != 1 {
+				return false
+			}
+			for _, e := range v.Events {
+				if e.Type == rules.EvHand {
+					return false
+				}
+			}
+			town := g.alive(v, func(id string) bool { return g.team(id) == rules.Town })
+			return len(town) > 0 && ph.id == town[len(town)-1]
+		},
+	}})
+	// The public shared screen, on a second display.
+	g.screen = b.newPage(t, "public screen", 1920, 1080)
+	g.screen.navigate(srv.URL + "/#screen=" + g.code)
+	g.screen.waitFor("the public lobby", `document.querySelector('main[data-phase=lobby] img.qr')`, 20*time.Second)
+	var controls bool
+	g.screen.eval(`!!document.querySelector('[data-action=start], [data-action=kick]')`, &controls)
+	if controls {
+		t.Fatalf("the public screen shows the host's controls")
+	}
+
+	// The moderator decides the Maniac's side (R-MANIAC-01): with the mafia, then alone again.
+	for _, side := range []string{"mafia", "alone"} {
+		g.host.mustTap(fmt.Sprintf(`[data-action=maniac_side][data-side=%q]`, side), 10*time.Second)
+		waitUntil(t, "the Maniac's side", 10*time.Second, func() bool { return g.view("").Rules.ManiacSide == side })
+	}
+	g.shot(g.host, "console-lobby")
+	g.start()
+
+	// The console shows every role; the moderator skips one introduction.
+	g.host.waitFor("roles on the console", `document.querySelectorAll('.seats-panel li[data-role]').length === 10`, 20*time.Second)
+	first := g.view("").Phase.Speaker
+	g.host.mustTap(`[data-action=advance]`, 10*time.Second)
+	waitUntil(t, "the next speaker", 10*time.Second, func() bool {
+		s := g.view("").Phase.Speaker
+		return s == nil || first == nil || *s != *first
+	})
+	sawChoices, sawDoctor, sawHand, removed := false, false, false, false
+	g.play(5*time.Minute, func(v rules.View) {
+		if v.Phase.Name == rules.PhaseDay && v.Phase.Day == 2 && !removed {
+			// Enough seen: the moderator ends the game from the console by removing
+			// the black players and the Maniac (R-SPORT-16: removed, no last word).
+			removed = true
+			g.host.eval(`window.confirm = () => true`, nil)
+			for _, id := range g.alive(v, func(id string) bool { return g.team(id) != rules.Town }) {
+				g.host.mustTap(fmt.Sprintf(`.seats-panel [data-action=remove][data-player=%q]`, id), 10*time.Second)
+				waitUntil(t, "the removal", 10*time.Second, func() bool {
+					for _, p := range g.view("").Players {
+						if p.ID == id {
+							return p.Removed
+						}
+					}
+					return false
+				})
+			}
+			return
+		}
+		if v.Phase.Name == rules.PhaseNightDoctor {
+			sawDoctor = true
+		}
+		if v.Phase.Name == rules.PhaseDay && v.Phase.Reason == "extra" {
+			sawHand = true
+		}
+		if v.Phase.Name == rules.PhaseNight && v.Phase.Night >= 2 && !sawChoices {
+			mod := g.view(hostToken(g))
+			if mod.Night != nil && len(mod.Night.Choices) > 0 {
+				g.host.waitFor("the night's choices on the console", `document.querySelectorAll('.night-choices li').length > 0`, 10*time.Second)
+				g.shot(g.host, "console-night")
+				sawChoices = true
+			}
+		}
+	})
+	pub := g.finish()
+	if *pub.Winner != rules.Town {
+		t.Errorf("winner %s after the moderator removed the black players and the Maniac", *pub.Winner)
+	}
+	if !sawChoices || !sawHand {
+		t.Errorf("the console never showed night choices (%v), or no hand was raised (%v)", sawChoices, sawHand)
+	}
+	if !sawDoctor {
+		t.Logf("no night had victims for the Doctor to choose among")
+	}
+}
+
+// hostToken is the host's token, as the host page keeps it.
+func hostToken(g *game) string {
+	var token string
+	g.host.eval(fmt.Sprintf(`JSON.parse(localStorage.getItem('cs.host.' + %q))`, g.code), &token)
+	return token
+}

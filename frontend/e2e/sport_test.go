@@ -1,0 +1,227 @@
+package e2e
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"citysleeps/shared/rules"
+)
+
+// blackBySeat returns the living black players in seat order.
+func (g *game) blackBySeat(v rules.View) []string {
+	return g.alive(v, func(id string) bool { return g.team(id) == rules.MafiaTeam })
+}
+
+// TestSportGame plays a whole sport game (R-SPORT) in Russian on a shared screen and
+// ten phones, three of them switched to English, Ukrainian and Romanian: day 1
+// ends in a car crash where both tied players leave, the town then votes out the
+// last black player.
+func TestSportGame(t *testing.T) {
+	srv := startServer(t)
+	b := startBrowser(t)
+	sportPlan := plan{
+		withdrawOnce: true,
+		nominees: func(g *game, v rules.View) []string {
+			black := g.blackBySeat(v)
+			if v.Phase.Day == 1 && len(black) >= 2 {
+				return black[:2] // two black nominees, for the car crash
+			}
+			town := g.alive(v, func(id string) bool { return g.team(id) == rules.Town })
+			return append(black[:min(1, len(black))], town[:min(1, len(town))]...)
+		},
+		vote: func(g *game, ph *player, v rules.View) string {
+			c := v.Phase.Candidates
+			if v.Phase.Day == 1 && len(c) == 2 {
+				// An even split, so that the vote ties (R-SPORT-07).
+				living := g.alive(v, func(string) bool { return true })
+				return c[slices.Index(living, ph.id)%2]
+			}
+			for _, id := range c {
+				if g.team(id) == rules.MafiaTeam && id != ph.id {
+					return id
+				}
+			}
+			for _, id := range c {
+				if id != ph.id {
+					return id
+				}
+			}
+			return c[0]
+		},
+		voteAll: func(*game, *player, rules.View) bool { return true },
+	}
+	g := newGame(t, srv, b, gameOpts{preset: rules.PresetSport, lang: "ru", moderator: rules.ModeratorApp,
+		phoneLang: []string{"en", "uk", "ro"}, plan: sportPlan})
+
+	lobbyChecks(t, g)
+	g.host.scrollTop()
+	g.shot(g.host, "screen-lobby-full")
+	for i, p := range g.phones[:4] {
+		if i == 0 || p.lang != "" {
+			g.shot(p.page, "lobby")
+		}
+	}
+
+	g.start()
+	reloaded, offline := false, false
+	sawCrash := false
+	g.play(6*time.Minute, func(v rules.View) {
+		if v.Phase.Name == rules.PhaseDefence && v.Phase.Reason == "car_crash" {
+			sawCrash = true
+		}
+		if v.Phase.Name == rules.PhaseDay && v.Phase.Day == 1 && !reloaded {
+			reloaded = true
+			reloadReturnsToSeat(t, g, g.phones[4])
+			warnFromScreen(t, g, g.phones[6])
+		}
+		if v.Phase.Name == rules.PhaseDay && v.Phase.Day == 1 && !offline && len(v.Phase.Nominations) > 0 {
+			offline = true
+			reconnects(t, g, g.phones[7])
+		}
+	})
+	pub := g.finish()
+	if !sawCrash {
+		t.Errorf("the game had no car crash")
+	}
+	var crashGone bool
+	for _, e := range pub.Events {
+		if e.Type == rules.EvVoted && e.Result == "car_crash" {
+			crashGone = true
+		}
+	}
+	if !crashGone {
+		t.Errorf("no \"shall they all leave\" vote was held")
+	}
+	if *pub.Winner != rules.Town {
+		t.Errorf("winner %s, want the town", *pub.Winner)
+	}
+}
+
+// lobbyChecks exercises the lobby: a full table refuses an eleventh player, the
+// host moves a seat and removes a player, who joins again from the same phone.
+func lobbyChecks(t *testing.T, g *game) {
+	t.Helper()
+	// An eleventh phone: the table of ten is full.
+	extra := g.b.newPage(t, "phone extra", 360, 640)
+	extra.navigate(g.srv.URL + "/join/" + g.code)
+	extra.waitFor("the join form", `document.querySelector('form.join input#name')`, 20*time.Second)
+	extra.typeInto(`input#name`, "Kim")
+	extra.mustTap(`form.join button[type=submit]`, 5*time.Second)
+	extra.waitFor("the table-full message", `document.querySelector('form.join .error')`, 10*time.Second)
+	g.shot(extra, "join-full-360")
+	extra.checkErrors()
+	extra.cancel()
+
+	// The host moves the first player one seat down.
+	h := g.host
+	first := g.phones[0]
+	h.waitFor("ten seats", `document.querySelectorAll('.lobby-panel li[data-player]').length === 10`, 20*time.Second)
+	h.mustTap(fmt.Sprintf(`[data-action=down][data-player=%q]`, first.id), 10*time.Second)
+	waitUntil(t, "the seat change", 10*time.Second, func() bool {
+		for _, p := range g.view("").Players {
+			if p.ID == first.id {
+				return p.Seat == 2
+			}
+		}
+		return false
+	})
+	h.waitFor("the new order on the screen", fmt.Sprintf(`document.querySelectorAll('.lobby-panel li[data-player]')[1].dataset.player === %q`, first.id), 10*time.Second)
+
+	// The host removes the last player; that phone is told, and joins again.
+	last := g.phones[len(g.phones)-1]
+	h.eval(`window.confirm = () => true`, nil) // the "are you sure?" dialog says yes
+	h.mustTap(fmt.Sprintf(`[data-action=kick][data-player=%q]`, last.id), 10*time.Second)
+	last.waitFor("the removed player's join form", `document.querySelector('form.join .error')`, 20*time.Second)
+	g.shot(last.page, "kicked")
+	last.typeInto(`input#name`, last.name)
+	last.mustTap(`form.join button[type=submit]`, 5*time.Second)
+	last.waitFor("the lobby again", `document.querySelector('main[data-phase=lobby]')`, 20*time.Second)
+	g.readSeat(last)
+	h.waitFor("ten seats again", `document.querySelectorAll('.lobby-panel li[data-player]').length === 10`, 20*time.Second)
+	h.waitFor("the start button", `document.querySelector('[data-action=start]:not([disabled])')`, 10*time.Second)
+}
+
+// reloadReturnsToSeat reloads a phone mid-game: it comes back in its seat.
+func reloadReturnsToSeat(t *testing.T, g *game, p *player) {
+	t.Helper()
+	p.reload()
+	p.waitFor("the game after a reload", `document.querySelector('main[data-phase]') && document.querySelector('main').dataset.phase !== 'lobby'`, 20*time.Second)
+	var who string
+	p.eval(`document.querySelector('.topbar .who').textContent`, &who)
+	seat := 0
+	for _, pl := range g.view("").Players {
+		if pl.ID == p.id {
+			seat = pl.Seat
+		}
+	}
+	if want := fmt.Sprintf("%d", seat); !containsAll(who, p.name, want) {
+		p.fatalf("after a reload the phone shows %q, want %s in seat %s", who, p.name, want)
+	}
+	var joinForm bool
+	p.eval(`!!document.querySelector('form.join')`, &joinForm)
+	if joinForm {
+		p.fatalf("after a reload the phone asks to join again")
+	}
+	g.readSeat(p)
+}
+
+// reconnects cuts a phone off the network: it must say so and stop looking live,
+// and come back by itself when the network does.
+func reconnects(t *testing.T, g *game, p *player) {
+	t.Helper()
+	g.srv.rec.block(p.token, true)
+	p.waitFor("the reconnecting notice", `document.body.classList.contains('stale') && document.querySelector('.reconnecting')`, 20*time.Second)
+	var timer string
+	p.eval(`(document.querySelector('.js-timer') || {}).textContent || ''`, &timer)
+	if timer != "" && timer != "–:––" {
+		p.fatalf("a phone that lost the network still counts down: %q", timer)
+	}
+	p.scrollTop()
+	g.shot(p.page, "reconnecting")
+	g.srv.rec.block(p.token, false)
+	p.waitFor("the phone to be live again", `!document.body.classList.contains('stale') && !document.querySelector('.reconnecting')`, 30*time.Second)
+}
+
+func containsAll(s string, parts ...string) bool {
+	for _, p := range parts {
+		if !strings.Contains(s, p) {
+			return false
+		}
+	}
+	return true
+}
+
+// waitUntil polls cond.
+func waitUntil(t *testing.T, what string, timeout time.Duration, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// warnFromScreen gives a player a foul from the shared screen's moderation panel
+// (R-SPORT-16): the seat shows it in words, on the screen and on the phones.
+func warnFromScreen(t *testing.T, g *game, p *player) {
+	t.Helper()
+	h := g.host
+	h.eval(`document.querySelector('details.moderation').open = true`, nil)
+	h.mustTap(fmt.Sprintf(`.moderation [data-action=warn][data-player=%q]`, p.id), 10*time.Second)
+	waitUntil(t, "the warning", 10*time.Second, func() bool {
+		for _, pl := range g.view("").Players {
+			if pl.ID == p.id {
+				return pl.Warnings == 1
+			}
+		}
+		return false
+	})
+	g.shot(h, "screen-warning")
+	p.waitFor("the warning on the phone", fmt.Sprintf(`(document.querySelector('li.seat[data-player=%q] .state.warned') || {}).textContent`, p.id), 30*time.Second)
+	h.eval(`document.querySelector('details.moderation').open = false`, nil)
+}

@@ -1,0 +1,119 @@
+// The HTTP API (docs/API.md) and what this browser remembers of its games.
+
+const TIMEOUT_MS = 10000;
+
+// request sends one API request and resolves to {status, body, etag, date}; a
+// network failure or timeout resolves with status 0.
+export async function request(method, path, { token, body, etag } = {}) {
+  const headers = { Accept: 'application/json' };
+  if (token) headers.Authorization = 'Bearer ' + token;
+  if (etag) headers['If-None-Match'] = etag;
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const ctrl = new AbortController();
+  const timer = setTimeout(() => ctrl.abort(), TIMEOUT_MS);
+  try {
+    const res = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      cache: 'no-store',
+      signal: ctrl.signal,
+    });
+    let data = null;
+    if (res.status !== 304 && res.status !== 204) {
+      const text = await res.text();
+      if (text) {
+        try {
+          data = JSON.parse(text);
+        } catch {
+          data = null;
+        }
+      }
+    }
+    const hint = Number(res.headers.get('X-Poll-After-Ms'));
+    return { status: res.status, body: data, etag: res.headers.get('ETag'), date: res.headers.get('Date'), pollAfterMs: hint > 0 ? hint : null };
+  } catch {
+    return { status: 0, body: null };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const enc = encodeURIComponent;
+
+export const createGame = (req) => request('POST', '/api/games', { body: req });
+export const joinGame = (code, name) => request('POST', `/api/games/${enc(code)}/players`, { body: { name } });
+export const getView = (code, token, etag) => request('GET', `/api/games/${enc(code)}`, { token, etag });
+export const postAction = (code, token, action) => request('POST', `/api/games/${enc(code)}/actions`, { token, body: action });
+export const qrUrl = (code) => `/api/games/${enc(code)}/qr.svg`;
+
+// newId makes a client action id: random, so that a retried request is applied once.
+export function newId() {
+  const b = new Uint8Array(16);
+  crypto.getRandomValues(b);
+  return Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
+}
+
+// sendAction posts an action, retrying network failures with the same id (the
+// server applies it once).
+export async function sendAction(code, token, action, tries = 3) {
+  const a = { ...action, id: action.id || newId() };
+  let res;
+  for (let i = 0; i < tries; i++) {
+    res = await postAction(code, token, a);
+    if (res.status !== 0 && res.status !== 503 && res.status !== 429) return res;
+    await new Promise((r) => setTimeout(r, 400 * 2 ** i));
+  }
+  return res;
+}
+
+export function errorCode(res) {
+  return (res && res.body && res.body.error && res.body.error.code) || '';
+}
+
+export function errorMessage(res) {
+  return (res && res.body && res.body.error && res.body.error.message) || '';
+}
+
+// Local memory: a player's seat per game, the host token per game, the language.
+function get(key) {
+  try {
+    return JSON.parse(localStorage.getItem(key));
+  } catch {
+    return null;
+  }
+}
+function set(key, value) {
+  try {
+    if (value === null) localStorage.removeItem(key);
+    else localStorage.setItem(key, JSON.stringify(value));
+  } catch {
+    // Private mode without storage: the page still works until it is reloaded.
+  }
+}
+
+export const seat = {
+  get: (code) => get('cs.seat.' + code),
+  set: (code, v) => set('cs.seat.' + code, v),
+  clear: (code) => set('cs.seat.' + code, null),
+};
+
+export const host = {
+  get: (code) => get('cs.host.' + code),
+  set: (code, token) => set('cs.host.' + code, token),
+  clear: (code) => set('cs.host.' + code, null),
+};
+
+export const prefs = {
+  lang: () => get('cs.lang'),
+  setLang: (l) => set('cs.lang', l),
+  voice: () => get('cs.voice') === true,
+  setVoice: (on) => set('cs.voice', !!on),
+  last: () => get('cs.last'),
+  setLast: (v) => set('cs.last', v),
+};
+
+// normCode tidies a typed room code.
+export function normCode(s) {
+  return String(s || '').trim().toUpperCase().replace(/[^A-Z0-9]/g, '');
+}

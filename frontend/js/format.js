@@ -1,0 +1,44 @@
+// Formatting helpers with no DOM access: countdowns and clock skew.
+
+// clock formats a duration in milliseconds as m:ss, rounding up so that a timer
+// shows 0:00 only when time is really up.
+export function clock(ms) {
+  const total = Math.max(0, Math.ceil((Number(ms) || 0) / 1000));
+  const m = Math.floor(total / 60);
+  const s = total % 60;
+  return `${m}:${String(s).padStart(2, '0')}`;
+}
+
+// remaining returns the milliseconds left until endsAt (an RFC 3339 string or
+// null) at local time nowMs, corrected by skewMs (server clock minus local clock).
+// It returns null when there is no deadline.
+export function remaining(endsAt, nowMs, skewMs = 0) {
+  if (!endsAt) return null;
+  const end = Date.parse(endsAt);
+  if (!Number.isFinite(end)) return null;
+  return Math.max(0, end - (nowMs + skewMs));
+}
+
+// countdown describes a phase's timer for display: text (m:ss), seconds left, and
+// urgent when ten seconds or fewer remain. A paused phase shows the time it had
+// left. Returns null when the phase has no timer.
+export function countdown(phase, nowMs, skewMs = 0) {
+  if (!phase) return null;
+  let ms;
+  if (phase.paused) ms = Number(phase.pausedLeftMs) || 0;
+  else ms = remaining(phase.endsAt, nowMs, skewMs);
+  if (ms === null) return null;
+  const seconds = Math.ceil(ms / 1000);
+  return { ms, seconds, text: clock(ms), urgent: seconds <= 10, paused: !!phase.paused };
+}
+
+// skewFrom estimates the server clock minus the local clock from a response's Date
+// header (one-second resolution) and the local time the response arrived. Small
+// differences are within the header's resolution and count as zero.
+export function skewFrom(dateHeader, receivedMs) {
+  if (!dateHeader) return 0;
+  const server = Date.parse(dateHeader);
+  if (!Number.isFinite(server)) return 0;
+  const skew = server + 500 - receivedMs;
+  return Math.abs(skew) < 1500 ? 0 : skew;
+}

@@ -1,0 +1,258 @@
+// The shared screen (public, readable across a room), with the host's controls when
+// this device holds the host token, and the moderator console when a person
+// moderates.
+
+import { h, replace } from '../dom.js';
+import * as api from '../api.js';
+import { Session } from '../session.js';
+import { say, canSpeak } from '../device.js';
+import { roleKey } from '../i18n.js';
+import { playerIndex, playerLabel, eventText, voteLines, lastVote, announcements, SPOKEN } from '../story.js';
+import { topbar, timer, phaseTitle, seatList, storyList, rolesList, noticeBox, ICON } from '../ui.js';
+
+// hostScreen shows game code; token is the host token, or null for the public screen.
+export function hostScreen(app, code, token) {
+  let spokenUpTo = -1;
+  let voice = api.prefs.voice();
+  let fatal = null;
+  let fouls = false;
+  const has = (v, type) => (v.actions || []).find((a) => a.type === type);
+  const act = (a) => session.act(a);
+  const session = new Session({
+    code,
+    token,
+    onChange: (sess, why) => {
+      if (why === 'view') {
+        const v = sess.view;
+        if (!api.prefs.lang() && v.lang && v.lang !== app.lang) app.setLang(v.lang, false);
+        speakNew(v);
+      }
+      render();
+    },
+    onFatal: (status) => {
+      fatal = status === 404 ? { key: 'err.not_found' } : status === 401 || status === 403 ? { key: 'err.token' } : { key: 'err.generic' };
+      if (token && (status === 401 || status === 403)) api.host.clear(code);
+      render();
+    },
+  });
+  app.session = session;
+  document.documentElement.classList.add('screen-mode');
+  session.start();
+  render();
+
+  function speakNew(v) {
+    const evs = v.events || [];
+    if (spokenUpTo < 0 || spokenUpTo > evs.length) {
+      spokenUpTo = evs.length; // never read out the past on opening the page
+      return;
+    }
+    const fresh = evs.slice(spokenUpTo).filter((e) => SPOKEN.has(e.type) && (!e.to));
+    spokenUpTo = evs.length;
+    if (!voice || !fresh.length) return;
+    const t = app.t;
+    const ctx = { t, players: playerIndex(v.players), rules: v.rules };
+    say(t.lang, fresh.map((e) => e.type === 'night_fell' ? t('voice.night', { night: e.night || 0 }) : eventText(e, ctx)).filter(Boolean));
+  }
+
+
+  function render() {
+    const t = app.t;
+    const v = session.view;
+    const bar = topbar(t, { code, session, lang: app.lang, onLang: (l) => { app.setLang(l); render(); } });
+    if (fatal) {
+      replace(app.root, bar, h('main', { class: 'screen' }, h('p', { class: 'error', role: 'alert' }, t(fatal.key, { code })), h('a', { href: '/', class: 'button secondary' }, t('common.home'))));
+      return;
+    }
+    if (!v) {
+      replace(app.root, bar, h('main', { class: 'screen' }, h('p', { class: 'loading', role: 'status' }, '…')));
+      return;
+    }
+    const moderator = !!token && v.moderator === 'host';
+    const main = h('main', { class: ['screen', 'phase-' + v.phase.name, moderator && 'console', session.busy && 'busy'], 'aria-busy': session.busy ? 'true' : 'false',
+      dataset: { phase: v.phase.name, day: v.phase.day, night: v.phase.night, version: v.version, winner: v.winner || '' } },
+      noticeBox(t, session));
+    if (v.phase.name === 'lobby') main.append(...lobby(t, v));
+    else if (v.phase.name === 'game_over') main.append(...over(t, v));
+    else main.append(...inGame(t, v, moderator));
+    if (token) main.append(links(t, v));
+    replace(app.root, bar, main);
+  }
+
+  function lobby(t, v) {
+    const joinUrl = `${location.origin}/join/${code}`;
+    const n = v.players.length;
+    const r = v.rules;
+    const left = h('section', { class: 'join-panel' },
+      h('h1', { class: 'scan-title' }, t('host.scan')),
+      h('img', { class: 'qr', src: api.qrUrl(code), alt: t('host.qr_alt', { code }), width: '480', height: '480' }),
+      h('p', { class: 'code-line' }, h('span', { class: 'muted' }, t('host.code')), ' ', h('strong', { class: 'room-code' }, code)),
+      h('p', { class: 'join-url' }, t('host.or_open', { url: joinUrl })));
+    const controls = (pl) => {
+      if (!token) return null;
+      const seatOpt = has(v, 'seat');
+      const kickOpt = has(v, 'kick');
+      const idxNow = v.players.findIndex((p) => p.id === pl.id);
+      return h('span', { class: 'seat-controls' },
+        seatOpt ? h('button', { type: 'button', class: 'icon', disabled: idxNow === 0 || session.busy, 'aria-label': t('host.up', { name: pl.name }), title: t('host.up', { name: pl.name }), dataset: { action: 'up', player: pl.id }, onclick: () => act({ type: 'seat', target: pl.id, seat: pl.seat - 1 }) }, '▲') : null,
+        seatOpt ? h('button', { type: 'button', class: 'icon', disabled: idxNow === n - 1 || session.busy, 'aria-label': t('host.down', { name: pl.name }), title: t('host.down', { name: pl.name }), dataset: { action: 'down', player: pl.id }, onclick: () => act({ type: 'seat', target: pl.id, seat: pl.seat + 1 }) }, '▼') : null,
+        kickOpt ? h('button', { type: 'button', class: 'icon danger', disabled: session.busy, 'aria-label': t('host.kick', { name: pl.name }), title: t('host.kick', { name: pl.name }), dataset: { action: 'kick', player: pl.id }, onclick: () => { if (window.confirm(t('host.kick.confirm', { name: pl.name }))) act({ type: 'kick', target: pl.id }); } }, '✕') : null);
+    };
+    const need = r.minPlayers === r.maxPlayers ? t('host.need_exact', { min: r.minPlayers }) : t('host.need_range', { min: r.minPlayers, max: r.maxPlayers });
+    const right = h('section', { class: 'lobby-panel' },
+      h('h2', null, t('host.players')),
+      h('p', { class: 'muted chips' }, h('span', null, t('host.count', { count: n })), h('span', null, t('preset.' + (r.preset || 'custom'))), h('span', null, need)),
+      seatList(t, v, { controls, roles: false }),
+      token && has(v, 'maniac_side') && r.maniac ? maniacSide(t, v) : null,
+      token ? h('button', { type: 'button', class: 'primary big', disabled: !has(v, 'start') || session.busy, dataset: { action: 'start' }, onclick: () => act({ type: 'start' }) }, t('host.start')) : null);
+    return [h('div', { class: 'lobby-grid', dataset: { screen: 'host_lobby' } }, left, right)];
+  }
+
+  function maniacSide(t, v) {
+    return h('div', { class: 'maniac-side' }, h('span', { class: 'label' }, t('host.maniac_side')),
+      ['alone', 'mafia'].map((side) => h('button', {
+        type: 'button', class: ['chip', v.rules.maniacSide === side && 'on'], 'aria-pressed': v.rules.maniacSide === side ? 'true' : 'false', dataset: { action: 'maniac_side', side },
+        disabled: session.busy, onclick: () => act({ type: 'maniac_side', side }),
+      }, (v.rules.maniacSide === side ? '✓ ' : '') + t('opt.maniacSide.' + side))));
+  }
+
+  function inGame(t, v, moderator) {
+    const idx = playerIndex(v.players);
+    const P = (id) => playerLabel(t, idx, id);
+    const p = v.phase;
+    const head = h('section', { class: 'stage', dataset: { screen: 'stage' } },
+      h('h1', { class: 'phase-title' }, (p.name.startsWith('night') ? '☾ ' : '☀ ') + phaseTitle(t, v)),
+      p.paused ? h('p', { class: 'banner paused', role: 'status' }, '❚❚ ' + t('phase.paused')) : null,
+      timer(t, 'big-timer'),
+      p.speaker ? h('p', { class: 'speaker-big' }, ICON.speaking + ' ' + (p.name === 'last_word' ? t('day.last_word', { name: P(p.speaker) }) : t('phase.speaker', { name: P(p.speaker) }))) : null,
+      p.name === 'defence' && p.reason ? h('p', { class: 'reason' }, t('defence.' + p.reason)) : null,
+      p.name === 'day' && p.reason === 'extra' ? h('p', { class: 'reason' }, t('day.extra')) : null,
+      p.name.startsWith('night') ? h('p', { class: 'big-line' }, t('phase.sleeps')) : null,
+      p.name === 'vote' ? h('p', { class: 'big-line' }, t('vote.wait')) : null,
+      p.name === 'vote' && p.candidates.length ? h('p', { class: 'candidates' }, t('vote.candidates_list', { names: t.list(p.candidates.map(P)) })) : null,
+      p.name === 'vote_all' ? h('p', { class: 'big-line' }, p.reason === 'justify' ? t('vote.all.justify', { names: t.list(p.candidates.map(P)) }) : t('vote.all.car_crash', { names: t.list(p.candidates.map(P)) })) : null,
+      p.name.startsWith('night') || p.name.startsWith('vote') ? h('p', { class: 'pending' }, t('phase.pending', { count: p.pending || 0 })) : null);
+    const noms = v.rules.voting === 'nominees' && (p.name === 'day' || p.name === 'defence' || p.name === 'vote')
+      ? h('section', { class: 'panel nominations' }, h('h2', null, ICON.nominated + ' ' + t('day.nominations')),
+        (p.nominations || []).length ? h('ol', null, p.nominations.map((n) => h('li', null, t('day.nomination', { target: P(n.target), actor: P(n.by) }))))
+          : h('p', { class: 'muted' }, t('day.no_nominations')))
+      : null;
+    const ev = lastVote(v.events);
+    const voteBox = ev && (ev.day === p.day)
+      ? h('section', { class: 'panel last-vote' }, h('h2', null, t('vote.last')),
+        h('ul', { class: 'tally' }, voteLines(ev, { t, players: idx, rules: v.rules }).map((l) => h('li', null, l))))
+      : null;
+    const news = announcements(v.events).filter((e) => (moderator || !e.to) && e.type !== 'vote_result').slice(-6);
+    const ctx = { t, players: idx, rules: v.rules };
+    const newsBox = h('section', { class: 'panel news', 'aria-live': 'polite' }, h('h2', null, t('host.announcements')),
+      h('ul', null, news.map((e) => eventText(e, ctx)).filter(Boolean).map((s) => h('li', null, s))));
+    const controls = moderator ? (pl) => modControls(t, v, pl) : null;
+    const seats = h('section', { class: 'panel seats-panel' }, seatList(t, v, { controls, roles: moderator ? true : 'public' }));
+    // The host's controls sit right under the stage, where the host looks.
+    const cols = [h('div', { class: 'col-main' }, head, token ? hostBar(t, v, moderator) : null, noms, voteBox, newsBox), h('div', { class: 'col-side' })];
+    const night = moderator ? nightPanel(t, v, P) : null;
+    if (night) cols[1].append(night);
+    cols[1].append(seats);
+    if (moderator) {
+      // The console's story: the moderator sees each night act once (not also the
+      // mafia's "aims at" and the check's question next to its answer).
+      cols[1].append(h('section', { class: 'panel' }, h('h2', null, t('host.story')),
+        storyList(t, v, { skip: (e) => e.type === 'shot' || (e.type === 'act' && e.result === 'check') })));
+    }
+    const out = [h('div', { class: 'game-grid' }, cols)];
+    if (token && !moderator && (has(v, 'warn') || has(v, 'remove'))) {
+      // Fouls and removals (R-SPORT-16), folded away on the shared screen.
+      out.push(h('details', { class: 'panel moderation', open: fouls, ontoggle: (e) => { fouls = e.target.open; } }, h('summary', null, t('host.moderation')),
+        h('ul', { class: 'mod-list' }, v.players.filter((pl) => pl.alive).map((pl) => h('li', null,
+          h('span', { class: 'seat-name' }, t('player.label', { seat: pl.seat, name: pl.name }),
+            pl.warnings ? h('span', { class: 'state warned' }, ' ' + ICON.warning + ' ' + t('seat.warnings', { count: pl.warnings })) : null),
+          modControls(t, v, pl))))));
+    }
+    return out;
+  }
+
+  function modControls(t, v, pl) {
+    if (!pl.alive) return null;
+    const warn = has(v, 'warn');
+    const rem = has(v, 'remove');
+    return h('span', { class: 'seat-controls' },
+      warn && (warn.targets || []).includes(pl.id) ? h('button', { type: 'button', class: 'icon', disabled: session.busy, 'aria-label': t('host.warn', { name: pl.name }), title: t('host.warn', { name: pl.name }), dataset: { action: 'warn', player: pl.id }, onclick: () => act({ type: 'warn', target: pl.id }) }, ICON.warning) : null,
+      rem && (rem.targets || []).includes(pl.id) ? h('button', { type: 'button', class: 'icon danger', disabled: session.busy, 'aria-label': t('host.remove', { name: pl.name }), title: t('host.remove', { name: pl.name }), dataset: { action: 'remove', player: pl.id }, onclick: () => { if (window.confirm(t('host.remove.confirm', { name: pl.name }))) act({ type: 'remove', target: pl.id }); } }, '✕') : null);
+  }
+
+  function nightPanel(t, v, P) {
+    if (!v.night) return null;
+    const idx = playerIndex(v.players);
+    const who = (id) => {
+      const pl = idx.get(id);
+      return pl && pl.role ? t('player.with_role', { player: P(id), role: t(roleKey(pl.role, v.rules)) }) : P(id);
+    };
+    return h('section', { class: 'panel night-choices' }, h('h2', null, t('host.night_choices')),
+      v.night.choices.length ? h('ul', null, v.night.choices.map((c) => h('li', null, t('host.choice', { actor: who(c.actor), action: t('act.' + c.type), target: c.target ? P(c.target) : '—' }))))
+        : h('p', { class: 'muted' }, t('host.no_choices')),
+      v.night.victims && v.night.victims.length ? h('p', null, t('host.victims', { names: t.list(v.night.victims.map(P)) })) : null,
+      h('p', { class: 'muted' }, t('host.done', { names: t.list((v.night.done || []).map(P)) || '—' })));
+  }
+
+  function hostBar(t, v, moderator) {
+    const bar = h('nav', { class: 'host-bar', 'aria-label': t('host.moderation') });
+    if (has(v, 'resume')) bar.append(h('button', { type: 'button', class: 'primary', disabled: session.busy, dataset: { action: 'resume' }, onclick: () => act({ type: 'resume' }) }, '▶ ' + t('host.resume')));
+    if (has(v, 'pause')) bar.append(h('button', { type: 'button', class: 'secondary', disabled: session.busy, dataset: { action: 'pause' }, onclick: () => act({ type: 'pause' }) }, '❚❚ ' + t('host.pause')));
+    if (has(v, 'advance')) bar.append(h('button', { type: 'button', class: moderator ? 'primary' : 'secondary', disabled: session.busy, title: t('host.skip.help'), dataset: { action: 'advance' }, onclick: () => act({ type: 'advance' }) }, '▶▶ ' + (moderator ? t('host.next') : t('host.skip'))));
+    if (moderator && has(v, 'maniac_side') && v.rules.maniac) bar.append(maniacSide(t, v));
+    if (canSpeak()) {
+      bar.append(h('button', {
+        type: 'button', class: ['secondary', voice && 'on'], 'aria-pressed': voice ? 'true' : 'false', dataset: { action: 'voice' },
+        onclick: () => {
+          voice = !voice;
+          api.prefs.setVoice(voice);
+          if (voice) say(app.t.lang, [app.t('phase.sleeps')]);
+          render();
+        },
+      }, (voice ? '♪ ✓ ' : '♪ ✗ ') + (voice ? t('host.voice.on') : t('host.voice.off'))));
+    }
+    if (document.fullscreenEnabled) bar.append(h('button', { type: 'button', class: 'secondary', onclick: () => { if (document.fullscreenElement) document.exitFullscreen(); else document.documentElement.requestFullscreen().catch(() => {}); } }, '⤢ ' + t('host.fullscreen')));
+    return bar;
+  }
+
+  function over(t, v) {
+    const w = v.winner || 'town';
+    return [h('section', { class: ['winner', 'team-' + w], dataset: { screen: 'game_over' } }, h('h1', null, t('winner.' + w))),
+      h('div', { class: 'over-grid' },
+        h('section', { class: 'panel' }, h('h2', null, t('over.roles')), rolesList(t, v)),
+        h('section', { class: 'panel' }, h('h2', null, t('over.story')), storyList(t, v))),
+      h('a', { class: 'button primary', href: '/' }, t('over.new'))];
+  }
+
+  function links(t, v) {
+    const origin = location.origin;
+    const control = `${origin}/#host=${code}&t=${token}`;
+    const screen = `${origin}/#screen=${code}`;
+    const join = `${origin}/join/${code}`;
+    const row = (labelKey, url, secret) => h('div', { class: 'link-row' }, h('p', { class: secret ? 'warn-text' : '' }, t(labelKey)),
+      h('input', { type: 'text', readonly: true, value: url, 'aria-label': t(labelKey), onfocus: (e) => e.target.select() }),
+      h('button', { type: 'button', class: 'secondary', onclick: (e) => copy(url, e.target) }, t('common.copy')));
+    return h('details', { class: 'links' }, h('summary', null, t('host.links')),
+      row('host.join_link', join), row('host.screen_link', screen), token ? row('host.control_link', control, true) : null,
+      h('p', { class: 'muted small' }, t('host.rules_summary', { preset: t('preset.' + (v.rules.preset || 'custom')) })));
+  }
+
+  function copy(text, btn) {
+    const done = () => { btn.textContent = app.t('common.copied'); };
+    if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(text).then(done, () => {});
+    else {
+      const input = btn.previousSibling;
+      if (input && input.select) {
+        input.select();
+        try { document.execCommand('copy'); done(); } catch { /* the text is selected for a manual copy */ }
+      }
+    }
+  }
+
+  return {
+    unmount() {
+      session.stop();
+      document.documentElement.classList.remove('screen-mode');
+    },
+    rerender: render,
+  };
+}

@@ -1,0 +1,448 @@
+// The player's phone: join, lobby, role card, night task, day, votes, the end.
+
+import { h, replace } from '../dom.js';
+import * as api from '../api.js';
+import { Session } from '../session.js';
+import { buzz } from '../device.js';
+import { roleKey, sheriffVariant } from '../i18n.js';
+import { playerIndex, playerLabel, lastVote, voteLines } from '../story.js';
+import { topbar, timer, phaseTitle, seatList, storyList, rolesList, targetButtons, noticeBox, ICON } from '../ui.js';
+
+export function playerScreen(app, code) {
+  let session = null;
+  let publicView = null;
+  let joinError = null;
+  let joining = false;
+  const act = (a) => session.act(a);
+  const phaseData = (v) => ({ phase: v.phase.name, day: v.phase.day, night: v.phase.night, version: v.version, tick: v.tick || 0, speaker: v.phase.speaker || '' });
+  const has = (v, type) => (v.actions || []).find((a) => a.type === type);
+
+  const stored = api.seat.get(code);
+  if (stored && stored.token) startSession(stored);
+  else showJoin();
+
+  function showJoin(errKey, params) {
+    joinError = errKey ? { key: errKey, params } : null;
+    renderJoin();
+    api.getView(code, null, null).then((res) => {
+      if (res.status === 200 && res.body) {
+        publicView = res.body;
+        if (!api.prefs.lang() && publicView.lang) app.setLang(publicView.lang, false);
+      } else if (res.status === 404) {
+        joinError = { key: 'err.not_found', params: { code } };
+      }
+      renderJoin();
+    });
+  }
+
+  function renderJoin() {
+    const t = app.t;
+    const started = publicView && publicView.phase && publicView.phase.name !== 'lobby';
+    const input = h('input', {
+      id: 'name', name: 'name', type: 'text', maxlength: '24', required: true, autocomplete: 'nickname',
+      autocapitalize: 'words', enterkeyhint: 'go', dataset: { focus: 'name' }, value: app.draftName || '',
+      oninput: (e) => { app.draftName = e.target.value; },
+    });
+    const form = h('form', {
+      class: 'card join', onsubmit: async (e) => {
+        e.preventDefault();
+        const name = input.value.trim();
+        if (!name || [...name].length > 24) {
+          showJoinError('err.name');
+          return;
+        }
+        joining = true;
+        renderJoin();
+        const res = await api.joinGame(code, name);
+        joining = false;
+        if (res.status === 201 || res.status === 200) {
+          const s = { playerId: res.body.playerId, token: res.body.token, name };
+          api.seat.set(code, s);
+          api.prefs.setLast({ code, kind: 'player' });
+          startSession(s, res.body.game);
+          return;
+        }
+        const c = api.errorCode(res);
+        const key = { name_taken: 'err.name_taken', table_full: 'err.table_full', wrong_phase: 'err.started', bad_field: 'err.name' }[c]
+          || (res.status === 404 ? 'err.not_found' : res.status === 0 ? 'err.network' : 'err.generic');
+        showJoinError(key);
+      },
+    },
+    h('h1', null, t('join.title', { code })),
+    publicView ? h('p', { class: 'muted chips' }, h('span', null, t('preset.' + ((publicView.rules && publicView.rules.preset) || 'custom'))),
+      h('span', null, t('host.count', { count: (publicView.players || []).length }))) : null,
+    joinError ? h('p', { class: 'error', role: 'alert' }, t(joinError.key, joinError.params || {})) : null,
+    started ? null : [
+      h('label', { for: 'name', class: 'field-label' }, t('join.name')),
+      input,
+      h('button', { type: 'submit', class: 'primary big', disabled: joining }, joining ? t('join.joining') : t('join.button')),
+    ],
+    h('p', null, h('a', { href: '/#screen=' + code, class: 'link' }, t('join.watch'))));
+    replace(app.root, topbar(t, { code, lang: app.lang, onLang: (l) => { app.setLang(l); renderJoin(); } }), h('main', { class: 'phone' }, form));
+    if (!started && !joining) setTimeout(() => { if (document.activeElement === document.body) input.focus(); }, 0);
+  }
+
+  function showJoinError(key) {
+    joinError = { key, params: { code } };
+    renderJoin();
+  }
+
+  function startSession(s, firstView) {
+    session = new Session({
+      code,
+      token: s.token,
+      onChange: (sess, why, prev) => {
+        if (why === 'view') {
+          const v = sess.view;
+          if (!api.prefs.lang() && v.lang && v.lang !== app.lang) app.setLang(v.lang, false);
+          maybeBuzz(prev, v);
+        }
+        render();
+      },
+      onFatal: (status) => {
+        session.stop();
+        if (status === 401 || status === 403) {
+          api.seat.clear(code);
+          session = null;
+          showJoin('err.token', { code });
+        } else if (status === 404) {
+          api.seat.clear(code);
+          session = null;
+          showJoin('err.not_found', { code });
+        }
+      },
+    });
+    session.me = s;
+    app.session = session;
+    if (firstView) session.poller.accept(firstView);
+    session.start();
+    render();
+  }
+
+  function maybeBuzz(prev, v) {
+    const needs = (view) => !!view && (view.actions || []).some((a) => a.type !== 'leave');
+    const key = (view) => view ? `${view.phase.name}:${view.phase.day}:${view.phase.night}:${view.phase.speaker || ''}` : '';
+    if (needs(v) && (!needs(prev) || key(prev) !== key(v))) buzz();
+  }
+
+  function render() {
+    const t = app.t;
+    const v = session && session.view;
+    if (!v) {
+      replace(app.root, topbar(t, { code, session, lang: app.lang, onLang: (l) => { app.setLang(l); render(); } }),
+        h('main', { class: 'phone' }, h('p', { class: 'loading', role: 'status' }, '…')));
+      return;
+    }
+    const me = v.you || { id: session.me.playerId };
+    const idx = playerIndex(v.players);
+    const mine = idx.get(me.id);
+    const who = mine ? t('player.label', { seat: mine.seat, name: mine.name }) : session.me.name;
+    const body = [noticeBox(t, session)];
+    if (v.phase.paused) body.push(h('div', { class: 'banner paused', role: 'status' }, '❚❚ ' + t('ev.paused')));
+    body.push(...phaseBody(t, v, me, idx));
+    if (v.phase.name !== 'lobby' && v.phase.name !== 'game_over' && me.role) body.push(roleCard(t, v, me));
+    replace(app.root,
+      topbar(t, { code, who, session, lang: app.lang, onLang: (l) => { app.setLang(l); render(); } }),
+      h('main', { class: ['phone', 'phase-' + v.phase.name, session.busy && 'busy'], 'aria-busy': session.busy ? 'true' : 'false', dataset: phaseData(v) }, body));
+  }
+
+
+  function phaseBody(t, v, me, idx) {
+    const P = (id) => playerLabel(t, idx, id);
+    const name = v.phase.name;
+    if (name === 'lobby') return lobby(t, v, me);
+    if (name === 'game_over') return gameOver(t, v, me);
+    const out = [h('div', { class: 'phase-head' },
+      h('h1', { class: 'phase-title' }, phaseTitle(t, v)),
+      timer(t, 'phone-timer'))];
+    const speakingNow = v.phase.speaker === me.id;
+    if (!me.alive && !speakingNow) {
+      out.push(h('section', { class: 'card dead', dataset: { screen: 'dead' } },
+        h('h2', null, ICON.dead + ' ' + t('dead.title')),
+        h('p', null, (idx.get(me.id) || {}).removed ? t('dead.removed') : t('dead.help')),
+        has(v, 'vote') ? votePanel(t, v, me, P) : null));
+      if (v.phase.speaker) out.push(h('p', { class: 'speaker-line' }, t('phase.speaker', { name: P(v.phase.speaker) })));
+      out.push(lastVoteBox(t, v, idx));
+      out.push(seatList(t, v, { me: me.id, compact: true, roles: 'public' }));
+      return out;
+    }
+    switch (name) {
+      case 'night':
+      case 'night_doctor':
+        out.push(night(t, v, me, P));
+        break;
+      case 'intro':
+      case 'day':
+      case 'defence':
+      case 'last_word':
+        out.push(...speech(t, v, me, P));
+        break;
+      case 'vote':
+        out.push(votePanel(t, v, me, P));
+        break;
+      case 'vote_all':
+        out.push(voteAllPanel(t, v, me, P));
+        break;
+      default:
+        break;
+    }
+    if (name !== 'night' && name !== 'night_doctor') {
+      out.push(lastVoteBox(t, v, idx));
+      out.push(seatList(t, v, { me: me.id, compact: true, roles: 'public' }));
+    }
+    return out;
+  }
+
+  function lobby(t, v, me) {
+    const mine = v.players.find((p) => p.id === me.id);
+    return [h('section', { class: 'card', dataset: { screen: 'lobby' } },
+      h('h1', null, t('lobby.seated', { seat: mine ? mine.seat : '?' })),
+      h('p', null, t('lobby.wait')),
+      h('p', { class: 'muted' }, t('lobby.players', { count: v.players.length }))),
+    seatList(t, v, { me: me.id, compact: true, roles: 'public' }),
+    has(v, 'leave') ? h('button', {
+      type: 'button', class: 'secondary', onclick: async () => {
+        if (!window.confirm(t('common.confirm'))) return;
+        const res = await session.act({ type: 'leave' });
+        if (res && res.status >= 200 && res.status < 300) {
+          session.stop();
+          api.seat.clear(code);
+          session = null;
+          showJoin('lobby.left');
+        }
+      },
+    }, t('lobby.leave')) : null];
+  }
+
+  function gameOver(t, v, me) {
+    const w = v.winner || 'town';
+    const won = me.team && (me.team === w || (me.role === 'maniac' && v.rules.maniacSide === 'mafia' && w === 'mafia'));
+    return [h('section', { class: ['card', 'winner', 'team-' + w], dataset: { screen: 'game_over' } },
+      h('h1', null, t('winner.' + w)),
+      me.team ? h('p', { class: 'big-line' }, won ? '★ ' + t('over.you_won') : t('over.you_lost')) : null),
+    h('section', { class: 'card' }, h('h2', null, t('over.roles')), rolesList(t, v)),
+    h('section', { class: 'card' }, h('h2', null, t('over.story')), storyList(t, v)),
+    h('a', { class: 'button secondary', href: '/' }, t('over.new'))];
+  }
+
+  // night: every living player gets a screen of players to tap, whatever the role.
+  function night(t, v, me, P) {
+    const sec = h('section', { class: 'card night', dataset: { screen: 'night' } });
+    const tasks = (v.actions || []).filter((a) => a.type !== 'sleep' && a.type !== 'reveal');
+    const sleep = has(v, 'sleep');
+    const meeting = v.rules.firstNightMeeting && v.phase.night === 1;
+    const mates = v.players.filter((p) => p.id !== me.id && p.team === 'mafia');
+    const latest = latestCheck(me, v);
+    if (latest) sec.append(h('p', { class: 'check-result', role: 'status' }, checkText(t, v, latest, P)));
+    if (!sleep && !tasks.length) {
+      sec.append(h('h2', null, '☾ ' + t('night.asleep')),
+        h('p', { class: 'muted' }, t('phase.pending', { count: v.phase.pending || 0 })));
+      return sec;
+    }
+    if (meeting) {
+      sec.append(h('p', null, t('night.meeting')));
+      if (me.team === 'mafia' && mates.length) sec.append(h('p', { class: 'mates' }, ICON.mafia + ' ' + t('night.meet_mafia', { names: t.list(mates.map((p) => P(p.id))) })));
+    }
+    if (me.shots && me.shots.length) {
+      sec.append(h('div', { class: 'shots' }, h('h3', null, t('night.shots')),
+        h('ul', null, me.shots.map((s) => h('li', null, t('night.shot', { actor: P(s.actor), target: P(s.target) }))))));
+    }
+    if (me.victims && me.victims.length) sec.append(h('p', null, t('night.victims', { names: t.list(me.victims.map(P)) })));
+    for (const task of tasks) {
+      sec.append(h('h2', { class: 'task-title' }, taskTitle(t, v, me, task.type)),
+        targetButtons(t, v, task.targets, (id) => act({ type: task.type, target: id }), { disabled: session.busy, focus: task.type }));
+    }
+    if (!tasks.length && sleep) {
+      // The equally busy screen of a role with nothing to do: tap a player to sleep.
+      const others = v.players.filter((p) => p.alive && p.id !== me.id).map((p) => p.id);
+      sec.append(h('h2', { class: 'task-title' }, t('night.sleep_prompt')),
+        targetButtons(t, v, others, () => act({ type: 'sleep' }), { disabled: session.busy, focus: 'sleep' }),
+        h('p', { class: 'muted small' }, t('night.sleep_note')));
+    } else if (sleep) {
+      sec.append(h('button', { type: 'button', class: 'secondary', disabled: session.busy, dataset: { action: 'sleep' }, onclick: () => act({ type: 'sleep' }) }, t('night.skip')));
+    }
+    return sec;
+  }
+
+  function taskTitle(t, v, me, type) {
+    switch (type) {
+      case 'kill': return me.role === 'maniac' ? t('task.kill.maniac') : t('task.kill');
+      case 'check': return me.role === 'don' ? t('task.check.don') : t(sheriffVariant('task.check', v.rules));
+      case 'heal': return v.phase.name === 'night_doctor' ? t('task.heal.victims') : t('task.heal');
+      case 'protect': return me.role === 'lover' ? t('task.protect.lover') : t('task.protect');
+      case 'defend': return t('task.defend');
+      case 'shoot': return t('task.shoot');
+      default: return type;
+    }
+  }
+
+  function latestCheck(me, v) {
+    const checks = me.checks || [];
+    const c = checks[checks.length - 1];
+    return c && c.night === v.phase.night ? c : null;
+  }
+
+  function checkText(t, v, c, P) {
+    const params = { night: c.night, target: P(c.target) };
+    if (c.kind === 'sheriff') return t(sheriffVariant(c.yes ? 'check.sheriff' : 'check.not_sheriff', v.rules), params);
+    return t(c.yes ? 'check.black' : 'check.red', params);
+  }
+
+  function speech(t, v, me, P) {
+    const name = v.phase.name;
+    const out = [];
+    const sp = v.phase.speaker;
+    if (name === 'defence' && v.phase.reason) out.push(h('p', { class: 'reason' }, t('defence.' + v.phase.reason)));
+    if (name === 'day' && v.phase.reason === 'extra') out.push(h('p', { class: 'reason' }, t('day.extra')));
+    if (sp === me.id) {
+      const title = { intro: 'day.intro', day: 'day.your_speech', defence: 'day.your_defence', last_word: 'day.your_last_word' }[name];
+      const sec = h('section', { class: 'card mine', dataset: { screen: 'speech' } }, h('h2', null, ICON.speaking + ' ' + t(title)));
+      const nom = has(v, 'nominate');
+      if (nom) sec.append(h('h3', null, t('day.nominate')), targetButtons(t, v, nom.targets, (id) => act({ type: 'nominate', target: id }), { disabled: session.busy, focus: 'nominate' }));
+      if (has(v, 'withdraw')) sec.append(h('button', { type: 'button', class: 'secondary', disabled: session.busy, dataset: { action: 'withdraw' }, onclick: () => act({ type: 'withdraw' }) }, t('day.withdraw')));
+      const test = has(v, 'testament');
+      if (test) {
+        sec.append(h('h3', null, t('day.testament')));
+        for (const id of test.targets || []) {
+          sec.append(h('div', { class: 'pair' }, (test.verdicts || ['mafia', 'honest']).map((verdict) => h('button', {
+            type: 'button', class: 'target', disabled: session.busy, dataset: { target: id, verdict },
+            onclick: () => act({ type: 'testament', target: id, verdict }),
+          }, t('day.testament.' + verdict, { target: P(id) })))));
+        }
+      }
+      if (has(v, 'end_speech')) sec.append(h('button', { type: 'button', class: 'primary big end-speech', disabled: session.busy, dataset: { action: 'end_speech' }, onclick: () => act({ type: 'end_speech' }) }, t('day.end_speech')));
+      out.push(sec);
+    } else if (sp) {
+      const queue = v.phase.queue || [];
+      const pos = queue.indexOf(me.id);
+      const title = name === 'last_word' ? t('day.last_word', { name: P(sp) }) : t('phase.speaker', { name: P(sp) });
+      out.push(h('section', { class: 'card', dataset: { screen: 'listen' } },
+        h('h2', { class: 'speaker-line' }, ICON.speaking + ' ' + title),
+        name === 'day' || name === 'intro' ? h('p', null, t('day.listen', { name: P(sp) })) : null,
+        pos > 0 && (name === 'day' || name === 'intro') ? h('p', { class: 'muted' }, t('day.next', { count: pos })) : null));
+    }
+    if (has(v, 'raise_hand')) {
+      out.push(h('button', { type: 'button', class: 'secondary wide', disabled: session.busy, dataset: { action: 'raise_hand' }, onclick: () => act({ type: 'raise_hand' }) }, '☝ ' + t('day.raise_hand')));
+    } else if (name === 'day' && handRaised(v, me)) {
+      out.push(h('p', { class: 'muted' }, '✓ ' + t('day.hand_raised')));
+    }
+    if (has(v, 'reveal')) {
+      out.push(h('section', { class: 'card' },
+        h('button', {
+          type: 'button', class: 'secondary', disabled: session.busy, dataset: { action: 'reveal' },
+          onclick: () => { if (window.confirm(t('day.reveal.help'))) act({ type: 'reveal' }); },
+        }, t('day.reveal')),
+        h('p', { class: 'muted small' }, t('day.reveal.help'))));
+    }
+    if (name === 'day' || name === 'defence') out.push(nominations(t, v, P));
+    return out;
+  }
+
+  // handRaised: this player raised a hand since the day began (R-MANIAC-09).
+  function handRaised(v, me) {
+    for (let i = v.events.length - 1; i >= 0; i--) {
+      const e = v.events[i];
+      if (e.type === 'day_began') return false;
+      if (e.type === 'hand' && e.target === me.id) return v.phase.reason !== 'extra';
+    }
+    return false;
+  }
+
+  function nominations(t, v, P) {
+    const list = v.phase.nominations || [];
+    if (v.rules.voting !== 'nominees') return null;
+    return h('section', { class: 'card nominations' },
+      h('h3', null, ICON.nominated + ' ' + t('day.nominations')),
+      list.length ? h('ol', null, list.map((n) => h('li', null, t('day.nomination', { target: P(n.target), actor: P(n.by) }))))
+        : h('p', { class: 'muted' }, t('day.no_nominations')));
+  }
+
+  function voteKey(v) {
+    return `${v.phase.day}:${v.phase.name}:${(v.phase.candidates || []).join(',')}:${v.events.length}`;
+  }
+
+  function votePanel(t, v, me, P) {
+    const opt = has(v, 'vote');
+    const sec = h('section', { class: 'card vote', dataset: { screen: 'vote' } });
+    if (opt) {
+      if (!me.alive) sec.append(h('p', null, t('vote.half')));
+      sec.append(h('h2', null, t('vote.prompt')),
+        targetButtons(t, v, opt.targets, (id) => { session.local.vote = { key: voteKey(v), target: id }; act({ type: 'vote', target: id }); }, { disabled: session.busy, focus: 'vote' }));
+      if (opt.abstain) {
+        sec.append(h('button', {
+          type: 'button', class: 'secondary', disabled: session.busy, dataset: { action: 'abstain' },
+          onclick: () => { session.local.vote = { key: voteKey(v), target: '' }; act({ type: 'vote' }); },
+        }, t('vote.abstain')));
+      }
+    } else {
+      const mine = session.local.vote && session.local.vote.key === voteKey(v) ? session.local.vote : null;
+      sec.append(h('h2', null, ICON.voted + ' ' + t('vote.cast')));
+      if (mine) sec.append(h('p', null, mine.target ? t('vote.you_voted', { target: P(mine.target) }) : t('vote.you_abstained')));
+      sec.append(h('p', { class: 'muted' }, t('phase.pending', { count: v.phase.pending || 0 })));
+    }
+    return sec;
+  }
+
+  function voteAllPanel(t, v, me, P) {
+    const names = t.list((v.phase.candidates || []).map(P));
+    const q = v.phase.reason === 'justify' ? t('vote.all.justify', { names }) : t('vote.all.car_crash', { names });
+    const sec = h('section', { class: 'card vote', dataset: { screen: 'vote_all' } }, h('h2', null, q));
+    if (has(v, 'vote_all')) {
+      sec.append(h('div', { class: 'pair' },
+        h('button', { type: 'button', class: 'target yes', disabled: session.busy, dataset: { action: 'yes' }, onclick: () => { session.local.voteAll = { key: voteKey(v), yes: true }; act({ type: 'vote_all', yes: true }); } }, '✓ ' + t('vote.all.yes')),
+        h('button', { type: 'button', class: 'target no', disabled: session.busy, dataset: { action: 'no' }, onclick: () => { session.local.voteAll = { key: voteKey(v), yes: false }; act({ type: 'vote_all', yes: false }); } }, '✗ ' + t('vote.all.no'))));
+    } else {
+      const mine = session.local.voteAll && session.local.voteAll.key === voteKey(v) ? session.local.voteAll : null;
+      sec.append(h('p', null, ICON.voted + ' ' + t('vote.cast')));
+      if (mine) sec.append(h('p', null, mine.yes ? t('vote.all.you_yes') : t('vote.all.you_no')));
+      sec.append(h('p', { class: 'muted' }, t('phase.pending', { count: v.phase.pending || 0 })));
+    }
+    return sec;
+  }
+
+  function lastVoteBox(t, v, idx) {
+    const ev = lastVote(v.events);
+    if (!ev || ev.day !== v.phase.day) return null;
+    return h('section', { class: 'card last-vote' }, h('h3', null, t('vote.last')),
+      h('ul', { class: 'tally' }, voteLines(ev, { t, players: idx, rules: v.rules }).map((l) => h('li', null, l))));
+  }
+
+  // roleCard is hidden until pressed and held: role, team, teammates and checks.
+  function roleCard(t, v, me) {
+    const mates = v.players.filter((p) => p.id !== me.id && p.team === 'mafia');
+    const idx = playerIndex(v.players);
+    const P = (id) => playerLabel(t, idx, id);
+    const content = h('div', { class: 'card-face', hidden: !app.holding, 'aria-live': 'polite' },
+      h('p', { class: 'small muted' }, t('card.your_role')),
+      h('p', { class: 'role-name', dataset: { myRole: me.role } }, (ICON[me.team] || '') + ' ' + t(roleKey(me.role, v.rules))),
+      h('p', null, t('card.team', { team: t('team.' + me.team) })),
+      h('p', { class: 'small' }, t(roleKey(me.role, v.rules) + '.help')),
+      me.team === 'mafia' && mates.length ? h('p', { class: 'mates' }, t('card.mates', { names: t.list(mates.map((p) => t('player.with_role', { player: P(p.id), role: t(roleKey(p.role, v.rules)) }))) })) : null,
+      me.checks && me.checks.length ? h('div', null, h('h3', null, t('check.title')),
+        h('ul', null, me.checks.map((c) => h('li', null, checkText(t, v, c, P))))) : null);
+    const show = () => { app.holding = true; content.hidden = false; btn.classList.add('open'); btn.setAttribute('aria-pressed', 'true'); };
+    const hide = () => { app.holding = false; content.hidden = true; btn.classList.remove('open'); btn.setAttribute('aria-pressed', 'false'); };
+    const btn = h('button', {
+      type: 'button', class: ['role-card', app.holding && 'open'], 'aria-pressed': app.holding ? 'true' : 'false', dataset: { focus: 'rolecard' },
+      onpointerdown: (e) => { e.preventDefault(); show(); },
+      onpointerup: hide, onpointercancel: hide, onpointerleave: hide,
+      onkeydown: (e) => { if (e.key === ' ' || e.key === 'Enter') { e.preventDefault(); show(); } },
+      onkeyup: (e) => { if (e.key === ' ' || e.key === 'Enter') hide(); },
+      onblur: hide, oncontextmenu: (e) => e.preventDefault(),
+    },
+    h('span', { class: 'hold-label' }, t('card.hold')),
+    h('span', { class: 'small muted hold-hint' }, t('card.hint')),
+    content);
+    return h('div', { class: 'role-card-wrap' }, btn);
+  }
+
+  return {
+    unmount() {
+      if (session) session.stop();
+    },
+    rerender() {
+      if (session) render();
+      else renderJoin();
+    },
+  };
+}

@@ -1,0 +1,173 @@
+// The story of a game: events turned into whole sentences in the viewer's language.
+// No DOM access.
+
+import { roleKey, sheriffVariant } from './i18n.js';
+import { tally, yesNo, isYesNo } from './tally.js';
+
+// playerIndex maps player id to the player of a view.
+export function playerIndex(players) {
+  const m = new Map();
+  for (const p of players || []) m.set(p.id, p);
+  return m;
+}
+
+// playerLabel names a player with seat and name ("#4 Anna").
+export function playerLabel(t, players, id) {
+  const p = players instanceof Map ? players.get(id) : playerIndex(players).get(id);
+  if (!p) return t('player.unknown');
+  return t('player.label', { seat: p.seat, name: p.name });
+}
+
+// roleName is a role's name under the game's rules (Sheriff or Commissar).
+export function roleName(t, role, rules) {
+  return role ? t(roleKey(role, rules)) : '';
+}
+
+function names(ctx, ids) {
+  return ctx.t.list((ids || []).map((id) => playerLabel(ctx.t, ctx.players, id)));
+}
+
+// eventText renders one event as a sentence, or null for events the story leaves
+// out. ctx = {t, players: Map, rules}.
+export function eventText(ev, ctx) {
+  const { t, rules } = ctx;
+  const P = (id) => playerLabel(t, ctx.players, id);
+  const params = {
+    actor: ev.actor ? P(ev.actor) : '',
+    target: ev.target ? P(ev.target) : '',
+    night: ev.night || 0,
+    day: ev.day || 0,
+  };
+  switch (ev.type) {
+    case 'joined':
+    case 'left':
+    case 'kicked':
+    case 'started':
+    case 'night_fell':
+    case 'morning':
+    case 'missed':
+    case 'day_began':
+    case 'muted':
+    case 'nominated':
+    case 'withdrawn':
+    case 'treated':
+    case 'defended':
+    case 'paused':
+    case 'resumed':
+    case 'shot':
+    case 'hand':
+      return t('ev.' + ev.type, params);
+    case 'act':
+      return t(t.has('ev.act.' + ev.result) ? 'ev.act.' + ev.result : 'ev.act.other', params);
+    case 'checked':
+      if (ev.result === 'sheriff' || ev.result === 'not_sheriff') return t(sheriffVariant('ev.checked.' + ev.result, rules), params);
+      return t(ev.result === 'black' ? 'ev.checked.black' : 'ev.checked.red', params);
+    case 'commissar':
+      return t(sheriffVariant(ev.result === 'right' ? 'ev.commissar.right' : 'ev.commissar.wrong', rules), params);
+    case 'sheriff_missed':
+      return t(sheriffVariant('ev.sheriff_missed', rules), params);
+    case 'revealed':
+      return t(sheriffVariant('ev.revealed', rules), params);
+    case 'killed':
+      return t('ev.killed', params);
+    case 'healed':
+      if (ev.result === 'protected') return t('ev.healed.protected', params);
+      if (ev.result === 'refused') return t('ev.healed.refused', params);
+      return t(ev.target ? 'ev.healed.named' : 'ev.healed', params);
+    case 'tie':
+      return t(ev.result === 'four_left' ? 'ev.tie.four_left' : 'ev.tie', params);
+    case 'eliminated':
+      return t('ev.eliminated.' + (['testament', 'reveal'].includes(ev.result) ? ev.result : 'vote'), params);
+    case 'acquitted': {
+      const key = 'ev.acquitted.' + ev.result;
+      return t(t.has(key) ? key : 'ev.acquitted.other', params);
+    }
+    case 'testament':
+      return t(ev.result === 'mafia' ? 'ev.testament.mafia' : 'ev.testament.honest', params);
+    case 'warned':
+      return t('ev.warned', { ...params, count: Number(ev.result) || 1 });
+    case 'removed':
+      return t(ev.result === 'fouls' ? 'ev.removed.fouls' : 'ev.removed', params);
+    case 'role':
+      return t('ev.role', { ...params, role: roleName(t, ev.role, rules) });
+    case 'maniac_side':
+      return t(ev.result === 'mafia' ? 'ev.maniac_side.mafia' : 'ev.maniac_side.alone', params);
+    case 'game_over':
+      return t('winner.' + (['town', 'mafia', 'maniac'].includes(ev.result) ? ev.result : 'town'));
+    case 'vote_result':
+      return t(isYesNo(ev) ? (ev.result === 'justify' ? 'ev.vote_result.justify' : 'ev.vote_result.all') : 'ev.vote_result');
+    default:
+      return null;
+  }
+}
+
+// voteLines renders the ballots of a vote_result event: who voted for whom.
+export function voteLines(ev, ctx) {
+  const { t } = ctx;
+  if (isYesNo(ev)) {
+    const { yes, no } = yesNo(ev.ballots);
+    const out = [t('tally.yes', { count: yes.length, voters: names(ctx, yes) })];
+    out.push(t('tally.no', { count: no.length, voters: names(ctx, no) }));
+    return out;
+  }
+  const { rows, abstained } = tally(ev.ballots);
+  const out = rows.map((r) => {
+    const voters = [...r.voters.map((id) => playerLabel(t, ctx.players, id)),
+      ...r.half.map((id) => t('tally.half', { voter: playerLabel(t, ctx.players, id) }))];
+    return t('tally.row', { target: playerLabel(t, ctx.players, r.target), count: r.votes, voters: t.list(voters) });
+  });
+  if (abstained.length) out.push(t('tally.abstained', { count: abstained.length, voters: names(ctx, abstained) }));
+  return out;
+}
+
+const LOBBY_EVENTS = new Set(['joined', 'left', 'kicked']);
+
+// story groups events into chapters (the lobby, each night, each day) of
+// sentences: [{title, items: [{type, text, lines?}]}]. Lobby comings and goings are
+// left out unless withLobby is set.
+export function story(events, ctx, { withLobby = false, skip = null } = {}) {
+  const { t } = ctx;
+  const chapters = [];
+  let current = null;
+  const open = (title) => {
+    current = { title, items: [] };
+    chapters.push(current);
+  };
+  for (const ev of events || []) {
+    if (!withLobby && LOBBY_EVENTS.has(ev.type)) continue;
+    if (skip && skip(ev)) continue;
+    if (ev.type === 'night_fell') open(t('chapter.night', { night: ev.night || 0 }));
+    else if (ev.type === 'day_began') open(t('chapter.day', { day: ev.day || 0 }));
+    else if (!current) open(t('chapter.start'));
+    const text = eventText(ev, ctx);
+    if (text === null) continue;
+    const item = { type: ev.type, text };
+    if (ev.type === 'vote_result') item.lines = voteLines(ev, ctx);
+    current.items.push(item);
+  }
+  return chapters.filter((c) => c.items.length > 0);
+}
+
+// lastVote returns the latest vote_result event, or null.
+export function lastVote(events) {
+  for (let i = (events || []).length - 1; i >= 0; i--) if (events[i].type === 'vote_result') return events[i];
+  return null;
+}
+
+// announcements are the public news since the last night fell or day began: what
+// the shared screen shows in big letters and may read aloud.
+export function announcements(events) {
+  const list = events || [];
+  let start = 0;
+  for (let i = list.length - 1; i >= 0; i--) {
+    if (list[i].type === 'night_fell' || list[i].type === 'morning' || list[i].type === 'day_began') {
+      start = i;
+      break;
+    }
+  }
+  return list.slice(start).filter((e) => !LOBBY_EVENTS.has(e.type) && e.type !== 'act' && e.type !== 'shot' && e.type !== 'checked');
+}
+
+// SPOKEN are the event types a host would say aloud.
+export const SPOKEN = new Set(['night_fell', 'morning', 'killed', 'missed', 'healed', 'treated', 'sheriff_missed',
+  'commissar', 'day_began', 'eliminated', 'acquitted', 'defended', 'tie', 'revealed', 'removed', 'game_over', 'role']);

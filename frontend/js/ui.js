@@ -1,0 +1,148 @@
+// Building blocks every screen uses. Each returns DOM built with h(): text only.
+
+import { h } from './dom.js';
+import { LANGS, LANG_NAMES, roleKey } from './i18n.js';
+import { playerLabel, playerIndex, story, roleName } from './story.js';
+
+// ICONS pair every state with a symbol, so that no state is told by colour alone.
+export const ICON = {
+  alive: '●',
+  dead: '☠',
+  removed: '⊘',
+  speaking: '▶',
+  nominated: '⚑',
+  voted: '✓',
+  done: '✓',
+  warning: '⚠',
+  you: '★',
+  mafia: '♠',
+  town: '♥',
+  maniac: '♦',
+};
+
+export function langSelect(t, current, onChange) {
+  const sel = h('select', { class: 'lang', 'aria-label': t('lang.label'), dataset: { focus: 'lang' }, onchange: (e) => onChange(e.target.value) },
+    LANGS.map((l) => h('option', { value: l, selected: l === current, lang: l }, LANG_NAMES[l])));
+  return sel;
+}
+
+// topbar: the room code, the viewer, the connection state and the language.
+export function topbar(t, { code, who, session, lang, onLang }) {
+  const live = !session || session.live;
+  return h('header', { class: 'topbar' },
+    h('a', { class: ['brand', code && 'with-code'], href: '/', 'aria-label': t('common.home') }, h('span', { class: 'moon', 'aria-hidden': 'true' }, '☾'), h('span', { class: 'brand-text' }, t('app.title'))),
+    code ? h('span', { class: 'code-chip', 'aria-label': t('host.code_is', { code }) }, code) : null,
+    who ? h('span', { class: 'who' }, who) : null,
+    session ? h('span', { class: ['conn', live ? 'ok' : 'bad'], role: 'status', title: live ? t('conn.live') : t('conn.stale') },
+      live ? '●' : '⚠', h('span', { class: 'conn-text' }, ' ' + (live ? t('conn.live') : t('conn.stale')))) : null,
+    langSelect(t, lang, onLang),
+    live ? null : h('div', { class: 'reconnecting', role: 'alert' }, '⚠ ' + t('conn.reconnecting')));
+}
+
+export function timer(t, cls = '') {
+  return h('div', { class: ['timer', 'js-timer', cls], role: 'timer', 'aria-label': t('phase.timer') });
+}
+
+// phaseTitle names the phase in words.
+export function phaseTitle(t, view) {
+  const p = view.phase;
+  return t('phase.' + p.name, { night: p.night, day: p.day });
+}
+
+export function label(t, view, id) {
+  return playerLabel(t, playerIndex(view.players), id);
+}
+
+// publicRoles are the players whose cards everyone has seen: shown on leaving
+// with open cards, revealed, or the game is over.
+export function publicRoles(view) {
+  const out = new Set();
+  for (const e of view.events || []) if (e.type === 'role' && e.target) out.add(e.target);
+  if (view.phase && view.phase.name === 'game_over') for (const p of view.players) out.add(p.id);
+  return out;
+}
+
+// seatList shows every seat with its state in words and symbols.
+// opts: {me, roles: 'public' (only cards everyone has seen: a phone must not show
+// its own or its teammates' cards to a neighbour), true (all the view has: the
+// moderator), false (none), compact, controls(player) for host buttons}
+export function seatList(t, view, opts = {}) {
+  const p = view.phase;
+  const shown = publicRoles(view);
+  const nominated = new Set((p.nominations || []).map((n) => n.target));
+  const voted = new Set(p.voted || []);
+  const done = new Set((view.night && view.night.done) || []);
+  const speaker = p.speaker;
+  const items = view.players.map((pl) => {
+    const states = [];
+    if (pl.removed) states.push([ICON.removed, t('seat.removed'), 'removed']);
+    else if (!pl.alive) states.push([ICON.dead, t('seat.dead'), 'dead']);
+    if (speaker === pl.id) states.push([ICON.speaking, t('seat.speaking'), 'speaking']);
+    if (nominated.has(pl.id) && pl.alive) states.push([ICON.nominated, t('seat.nominated'), 'nominated']);
+    if ((p.name === 'vote' || p.name === 'vote_all') && voted.has(pl.id)) states.push([ICON.voted, t('seat.voted'), 'voted']);
+    if (view.night && done.has(pl.id)) states.push([ICON.done, t('seat.done'), 'done']);
+    if (pl.warnings) states.push([ICON.warning, t('seat.warnings', { count: pl.warnings }), 'warned']);
+    const me = opts.me === pl.id;
+    const showRole = opts.roles === true || (opts.roles === 'public' && shown.has(pl.id));
+    const role = showRole && pl.role ? roleName(t, pl.role, view.rules) : '';
+    return h('li', {
+      class: ['seat', pl.alive ? 'alive' : 'out', speaker === pl.id && 'is-speaking', me && 'me', role && 'team-' + pl.team],
+      dataset: { player: pl.id, role: role ? pl.role : undefined },
+    },
+    h('span', { class: 'seat-no', 'aria-hidden': 'true' }, String(pl.seat)),
+    h('span', { class: 'seat-main' },
+      h('span', { class: 'seat-name' }, h('span', { class: 'sr-only' }, t('player.label', { seat: pl.seat, name: pl.name })), h('span', { 'aria-hidden': 'true' }, pl.name), me ? h('span', { class: 'you-tag' }, ' ' + ICON.you + ' ' + t('seat.you')) : null),
+      role ? h('span', { class: 'seat-role' }, (ICON[pl.team] || '') + ' ' + role) : null,
+      h('span', { class: 'seat-states' }, states.length
+        ? states.map(([icon, word, cls]) => h('span', { class: ['state', cls] }, icon + ' ' + word))
+        : h('span', { class: 'state alive' }, ICON.alive + ' ' + t('seat.alive')))),
+    opts.controls ? opts.controls(pl) : null);
+  });
+  return h('ol', { class: ['seats', opts.compact && 'compact'], 'aria-label': t('host.players') }, items);
+}
+
+// storyList renders the game's events as chapters of sentences.
+export function storyList(t, view, opts = {}) {
+  const chapters = story(view.events, { t, players: playerIndex(view.players), rules: view.rules }, opts);
+  return h('div', { class: 'story' }, chapters.map((c) => h('section', { class: 'chapter' },
+    h('h3', null, c.title),
+    h('ul', null, c.items.map((it) => h('li', { class: 'ev ev-' + it.type }, it.text,
+      it.lines ? h('ul', { class: 'tally' }, it.lines.map((l) => h('li', null, l))) : null))))));
+}
+
+// rolesList shows everyone's card (game over, moderator).
+export function rolesList(t, view) {
+  return h('ul', { class: 'roles' }, view.players.map((pl) => h('li', { class: ['role-row', 'team-' + (pl.team || 'none'), !pl.alive && 'out'], dataset: { player: pl.id, role: pl.role || undefined } },
+    h('span', { class: 'seat-no', 'aria-hidden': 'true' }, String(pl.seat)),
+    h('span', { class: 'seat-main' },
+      h('span', { class: 'seat-name' }, h('span', { class: 'sr-only' }, t('player.label', { seat: pl.seat, name: pl.name })), h('span', { 'aria-hidden': 'true' }, pl.name)),
+      h('span', { class: 'state' }, pl.removed ? ICON.removed + ' ' + t('seat.removed') : pl.alive ? ICON.alive + ' ' + t('seat.alive') : ICON.dead + ' ' + t('seat.dead'))),
+    h('span', { class: 'seat-role' }, pl.role ? (ICON[pl.team] || '') + ' ' + roleName(t, pl.role, view.rules) : '?'))));
+}
+
+// targetButtons: one big button per target player.
+export function targetButtons(t, view, targets, onPick, { disabled, cls, focus } = {}) {
+  const idx = playerIndex(view.players);
+  return h('div', { class: ['targets', cls], dataset: { task: focus || 'target' } }, (targets || []).map((id) => {
+    const p = idx.get(id);
+    return h('button', {
+      type: 'button', class: 'target', disabled: !!disabled, dataset: { target: id, focus: (focus || 't') + ':' + id },
+      onclick: () => onPick(id),
+    },
+    h('span', { class: 'target-seat', 'aria-hidden': 'true' }, p ? String(p.seat) : '?'),
+    h('span', { class: 'target-name', 'aria-hidden': 'true' }, p ? p.name : playerLabel(t, idx, id)),
+    h('span', { class: 'sr-only' }, playerLabel(t, idx, id)));
+  }));
+}
+
+export function roleTitle(t, role, rules) {
+  return t(roleKey(role, rules));
+}
+
+// notice shows a one-time message from the session (an action that failed).
+export function noticeBox(t, session) {
+  if (!session || !session.notice) return null;
+  const n = session.notice;
+  session.notice = null;
+  return h('div', { class: 'notice', role: 'alert' }, t(n.key, n.params || {}));
+}

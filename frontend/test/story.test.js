@@ -1,0 +1,109 @@
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { makeT, LANGS } from '../js/i18n.js';
+import { eventText, voteLines, story, playerIndex, playerLabel, announcements, lastVote } from '../js/story.js';
+
+const players = playerIndex([
+  { id: 'p1', seat: 1, name: 'Аня' }, { id: 'p2', seat: 2, name: 'Bob' }, { id: 'p3', seat: 3, name: '<b>Eve</b>' },
+]);
+
+// Every event type of shared/rules/events.go, with the results each can carry.
+const EVENTS = [
+  { type: 'joined', target: 'p1' }, { type: 'left', target: 'p1' }, { type: 'kicked', target: 'p1' },
+  { type: 'started' }, { type: 'night_fell', night: 1 }, { type: 'shot', actor: 'p1', target: 'p2' },
+  ...['kill', 'check', 'heal', 'protect', 'defend', 'shoot', 'shot', 'odd'].map((r) => ({ type: 'act', actor: 'p1', target: 'p2', result: r })),
+  ...['black', 'red', 'sheriff', 'not_sheriff'].map((r) => ({ type: 'checked', actor: 'p1', target: 'p2', result: r })),
+  { type: 'commissar', result: 'right' }, { type: 'commissar', result: 'wrong' },
+  { type: 'morning' }, { type: 'killed', target: 'p2' }, { type: 'missed' },
+  { type: 'healed' }, { type: 'healed', target: 'p2' }, { type: 'healed', target: 'p2', result: 'protected' }, { type: 'healed', target: 'p2', result: 'refused' },
+  { type: 'treated', target: 'p2' }, { type: 'sheriff_missed' }, { type: 'day_began', day: 1 }, { type: 'muted', target: 'p1' },
+  { type: 'hand', target: 'p1' }, { type: 'nominated', actor: 'p1', target: 'p2' }, { type: 'withdrawn', actor: 'p1', target: 'p2' },
+  { type: 'vote_result', ballots: [{ voter: 'p1', target: 'p2' }] }, { type: 'vote_result', result: 'car_crash', ballots: [{ voter: 'p1', yes: true }] },
+  { type: 'vote_result', result: 'justify', ballots: [] },
+  { type: 'tie', target: 'p1' }, { type: 'tie', result: 'four_left' },
+  ...['vote', 'testament', 'reveal'].map((r) => ({ type: 'eliminated', target: 'p2', result: r })),
+  ...['no_nominees', 'single_nominee', 'no_votes', 'four_left', 'tie', 'all_stay', 'justified', 'removed', 'new_reason'].map((r) => ({ type: 'acquitted', result: r })),
+  { type: 'defended', target: 'p2' }, { type: 'testament', actor: 'p1', target: 'p2', result: 'mafia' }, { type: 'testament', actor: 'p1', target: 'p2', result: 'honest' },
+  { type: 'revealed', actor: 'p1' }, { type: 'warned', target: 'p1', result: '2' }, { type: 'removed', target: 'p1' }, { type: 'removed', target: 'p1', result: 'fouls' },
+  { type: 'role', target: 'p2', role: 'don' }, { type: 'paused' }, { type: 'resumed' },
+  { type: 'maniac_side', result: 'alone' }, { type: 'maniac_side', result: 'mafia' },
+  { type: 'game_over', result: 'town' }, { type: 'game_over', result: 'mafia' }, { type: 'game_over', result: 'maniac' },
+];
+
+test('every event reads as a whole sentence in every language, with no key or placeholder left', () => {
+  for (const lang of LANGS) {
+    const t = makeT(lang);
+    for (const rules of [{ preset: 'sport' }, { preset: 'party' }]) {
+      for (const ev of EVENTS) {
+        const text = eventText(ev, { t, players, rules });
+        assert.equal(typeof text, 'string', `${lang} ${JSON.stringify(ev)}`);
+        assert.ok(!/\{[a-z]+\}/i.test(text), `${lang} ${ev.type}: placeholder left in "${text}"`);
+        assert.ok(!/^(ev|winner)\./.test(text), `${lang} ${ev.type}: key "${text}"`);
+        for (const id of [ev.actor, ev.target].filter(Boolean)) {
+          assert.ok(text.includes(players.get(id).name), `${lang} ${ev.type}: "${text}" does not name ${id}`);
+        }
+      }
+    }
+  }
+});
+
+test('unknown events are left out of the story', () => {
+  assert.equal(eventText({ type: 'from_the_future' }, { t: makeT('en'), players, rules: {} }), null);
+});
+
+test('the Commissar is named by the rule set', () => {
+  const t = makeT('ru');
+  assert.equal(eventText({ type: 'commissar', result: 'right' }, { t, players, rules: { preset: 'party' } }), 'Комиссар был прав.');
+  assert.equal(eventText({ type: 'checked', actor: 'p1', target: 'p2', result: 'sheriff' }, { t, players, rules: { preset: 'sport' } }), '№1 Аня проверяет №2 Bob: это Шериф.');
+  assert.equal(eventText({ type: 'role', target: 'p2', role: 'sheriff' }, { t, players, rules: { preset: 'classic' } }), 'Карта игрока №2 Bob: Комиссар.');
+});
+
+test('names go in as plain text', () => {
+  const t = makeT('en');
+  assert.equal(eventText({ type: 'killed', target: 'p3' }, { t, players, rules: {} }), '#3 <b>Eve</b> was killed tonight.');
+  assert.equal(playerLabel(t, players, 'nobody'), 'someone');
+});
+
+test('vote lines say who voted for whom', () => {
+  const t = makeT('en');
+  const ctx = { t, players, rules: {} };
+  assert.deepEqual(voteLines({ type: 'vote_result', ballots: [
+    { voter: 'p1', target: 'p2' }, { voter: 'p3', target: 'p2' }, { voter: 'p2', target: 'p1' }, { voter: 'p2x' },
+  ] }, ctx), ['#2 Bob: 2 votes — #1 Аня and #3 <b>Eve</b>', '#1 Аня: 1 vote — #2 Bob', '1 abstained: someone']);
+  assert.deepEqual(voteLines({ type: 'vote_result', result: 'car_crash', ballots: [{ voter: 'p1', yes: true }, { voter: 'p2' }, { voter: 'p3' }] }, ctx),
+    ['Leave: 1 vote — #1 Аня', 'Stay: 2 votes — #2 Bob and #3 <b>Eve</b>']);
+  const ru = voteLines({ type: 'vote_result', ballots: [{ voter: 'p1', target: 'p2' }, { voter: 'p3', target: 'p2' }] }, { ...ctx, t: makeT('ru') });
+  assert.deepEqual(ru, ['№2 Bob: 2 голоса — №1 Аня и №3 <b>Eve</b>']);
+});
+
+test('the story groups events by night and day', () => {
+  const t = makeT('en');
+  const chapters = story([
+    { type: 'joined', target: 'p1' }, { type: 'started' }, { type: 'night_fell', night: 1 }, { type: 'morning', night: 1 },
+    { type: 'day_began', day: 1 }, { type: 'vote_result', day: 1, ballots: [{ voter: 'p1', target: 'p2' }] }, { type: 'unknown' },
+  ], { t, players, rules: {} });
+  assert.deepEqual(chapters.map((c) => c.title), ['Before the first night', 'Night 1', 'Day 1']);
+  assert.deepEqual(chapters[2].items.map((i) => i.type), ['day_began', 'vote_result']);
+  assert.deepEqual(chapters[2].items[1].lines, ['#2 Bob: 1 vote — #1 Аня']);
+  assert.equal(story([{ type: 'joined', target: 'p1' }], { t, players, rules: {} }).length, 0);
+  assert.equal(story([{ type: 'joined', target: 'p1' }], { t, players, rules: {} }, { withLobby: true }).length, 1);
+});
+
+test('announcements are the news since night fell or morning came', () => {
+  const evs = [{ type: 'night_fell' }, { type: 'shot' }, { type: 'morning' }, { type: 'killed', target: 'p1' }, { type: 'checked' }];
+  assert.deepEqual(announcements(evs).map((e) => e.type), ['morning', 'killed']);
+  assert.equal(lastVote([{ type: 'vote_result', day: 1 }, { type: 'vote_result', day: 2 }, { type: 'morning' }]).day, 2);
+  assert.equal(lastVote([]), null);
+});
+
+test('every event type of the rules engine has a sentence', () => {
+  const src = readFileSync(new URL('../../shared/rules/events.go', import.meta.url), 'utf8');
+  const types = [...src.matchAll(/^\s*Ev\w+\s*=\s*"(\w+)"/gm)].map((m) => m[1]);
+  assert.ok(types.length > 20, 'events.go was read');
+  const covered = new Set(EVENTS.map((e) => e.type));
+  for (const type of types) {
+    assert.ok(covered.has(type), `story.test.js does not try the event "${type}"`);
+    assert.notEqual(eventText({ type, actor: 'p1', target: 'p2', result: 'x' }, { t: makeT('en'), players, rules: {} }), null, type);
+  }
+});
