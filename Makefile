@@ -60,6 +60,8 @@ test-frontend: npm
 ## bench: the benchmarks, then the Lambda binary sizes and init times
 bench: npm $(RIE)
 	$(GO) test -run '^$$' -bench . -benchmem -timeout $(TEST_TIMEOUT) ./...
+	$(GO) run ./infra/loadgen/cmd/loadgen -games 100 -json bin/load-bolt.json
+	$(GO) run ./infra/loadgen/cmd/loadgen -store dynamo -games 20 -json bin/load-dynamo.json
 	$(GO) test -run 'TestLambdaRuntime' -v -count=1 -timeout $(TEST_TIMEOUT) ./infra/deploytest | \
 		awk '/Lambda functions|through Lambda/ {p=1} p && /^[[:space:]]*$$/ {p=0} p || /^(--- |ok|FAIL)/'
 

@@ -1,0 +1,150 @@
+package loadgen
+
+import (
+	"math/rand/v2"
+	"slices"
+
+	"citysleeps/shared/rules"
+)
+
+// Choose picks what a sensible player does in view v, among the actions the view
+// offers (as the frontend draws its buttons), or reports false when the player
+// should wait:
+//
+//   - at night every task is done before sleeping; the black team agree on one
+//     victim (a teammate's shot already made, else the first living player not
+//     known to be black), the Don and the Sheriff check players they have not
+//     checked, the Doctor and the protecting roles pick at random;
+//   - a speaker sometimes nominates (not a known teammate) and then ends the
+//     speech at once; last words, defences and introductions end at once;
+//   - every vote is cast at once, for a random candidate (the black team spare
+//     their own), and a yes/no vote is a coin toss;
+//   - a Commissar who may reveal does so half the time, a testament names a
+//     checked player; a hand is raised now and then (R-MANIAC-09).
+//
+// Optional actions that change nothing for the bench (leave, withdraw) are never
+// taken.
+func Choose(v View, rng *rand.Rand) (rules.Action, bool) {
+	has := func(typ string) (rules.Option, bool) {
+		i := slices.IndexFunc(v.Actions, func(o rules.Option) bool { return o.Type == typ })
+		if i < 0 {
+			return rules.Option{}, false
+		}
+		return v.Actions[i], true
+	}
+	me := ""
+	black := false
+	if v.You != nil {
+		me = v.You.ID
+		black = v.You.Team == rules.MafiaTeam
+	}
+	teammate := func(id string) bool {
+		for _, p := range v.Players {
+			if p.ID == id {
+				return p.Team == rules.MafiaTeam && black
+			}
+		}
+		return false
+	}
+	// others are the targets that are not the player and, for the black team,
+	// not a known teammate; all of them if that leaves none.
+	others := func(ts []string) []string {
+		out := slices.DeleteFunc(slices.Clone(ts), func(t string) bool { return t == me || teammate(t) })
+		if len(out) == 0 {
+			return ts
+		}
+		return out
+	}
+	pick := func(ts []string) string { return ts[rng.IntN(len(ts))] }
+
+	// Night.
+	if o, ok := has(rules.ActKill); ok && len(o.Targets) > 0 {
+		t := ""
+		if black && v.You != nil {
+			for _, s := range v.You.Shots {
+				if s.Actor != me && slices.Contains(o.Targets, s.Target) {
+					t = s.Target // agree with the team
+					break
+				}
+			}
+			if t == "" {
+				t = others(o.Targets)[0]
+			}
+		} else {
+			t = pick(others(o.Targets))
+		}
+		return rules.Action{Type: rules.ActKill, Target: t}, true
+	}
+	if o, ok := has(rules.ActCheck); ok && len(o.Targets) > 0 {
+		fresh := slices.DeleteFunc(others(o.Targets), func(t string) bool {
+			return v.You != nil && slices.ContainsFunc(v.You.Checks, func(c rules.Check) bool { return c.Target == t })
+		})
+		if len(fresh) == 0 {
+			fresh = o.Targets
+		}
+		return rules.Action{Type: rules.ActCheck, Target: pick(fresh)}, true
+	}
+	for _, typ := range []string{rules.ActHeal, rules.ActProtect, rules.ActDefend} {
+		if o, ok := has(typ); ok && len(o.Targets) > 0 {
+			return rules.Action{Type: typ, Target: pick(o.Targets)}, true
+		}
+	}
+	if o, ok := has(rules.ActShoot); ok && len(o.Targets) > 0 {
+		return rules.Action{Type: rules.ActShoot, Target: pick(others(o.Targets))}, true
+	}
+	if _, ok := has(rules.ActSleep); ok {
+		return rules.Action{Type: rules.ActSleep}, true
+	}
+
+	// Day.
+	if _, ok := has(rules.ActReveal); ok && rng.IntN(2) == 0 {
+		return rules.Action{Type: rules.ActReveal}, true
+	}
+	if o, ok := has(rules.ActTestament); ok && len(o.Targets) > 0 {
+		return rules.Action{Type: rules.ActTestament, Target: pick(o.Targets), Verdict: "mafia"}, true
+	}
+	if o, ok := has(rules.ActNominate); ok && len(o.Targets) > 0 && rng.IntN(2) == 0 {
+		return rules.Action{Type: rules.ActNominate, Target: pick(others(o.Targets))}, true
+	}
+	if _, ok := has(rules.ActEndSpeech); ok {
+		return rules.Action{Type: rules.ActEndSpeech}, true
+	}
+	if o, ok := has(rules.ActVote); ok {
+		if len(o.Targets) == 0 || (o.Abstain && rng.IntN(10) == 0) {
+			return rules.Action{Type: rules.ActVote}, o.Abstain // an abstention
+		}
+		return rules.Action{Type: rules.ActVote, Target: pick(others(o.Targets))}, true
+	}
+	if _, ok := has(rules.ActVoteAll); ok {
+		yes := rng.IntN(2) == 0
+		return rules.Action{Type: rules.ActVoteAll, Yes: &yes}, true
+	}
+	if _, ok := has(rules.ActRaiseHand); ok && rng.IntN(20) == 0 {
+		return rules.Action{Type: rules.ActRaiseHand}, true
+	}
+	return rules.Action{}, false
+}
+
+// Awaits reports whether the view asks its player to act: any action but the
+// optional ones (leave, withdraw, reveal, raise_hand).
+func Awaits(v View) bool {
+	for _, o := range v.Actions {
+		switch o.Type {
+		case rules.ActLeave, rules.ActWithdraw, rules.ActReveal, rules.ActRaiseHand:
+		default:
+			return true
+		}
+	}
+	return false
+}
+
+// gathers reports whether an action in view v belongs to a moment when the
+// whole table acts at once: a vote, or the night's tasks. (A bot waits at the
+// gate once per phase instance, before its first such action.)
+func gathers(v View, a rules.Action) bool {
+	switch a.Type {
+	case rules.ActVote, rules.ActVoteAll:
+		return true
+	}
+	return v.Phase.Name == rules.PhaseNight
+}

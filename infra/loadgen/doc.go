@@ -1,0 +1,61 @@
+// Package loadgen plays many City Sleeps games at once with bot players through
+// the HTTP API, exactly as the frontend does, and measures what that costs:
+// speed, contention, integrity and the AWS bill of a real game.
+//
+// # The bots
+//
+// Each game has a host (the shared screen: it creates the game, waits for the
+// table, starts it, and sends "advance" only if nothing moves for a long time)
+// and ten players, each a client of its own with its own loopback source address
+// (all of 127.0.0.0/8 is loopback), as every phone has its own. Every client
+// polls GET /api/games/{code} with If-None-Match, waiting the pollAfterMs the
+// server last gave it (the frontend's Poller: the hint is kept across 304s, an
+// action's answer replaces the view and drops the ETag, failures back off 1 s,
+// 2 s, 4 s… with jitter). Players act when their view offers an action (see
+// Choose): the black team agree on one victim, speakers sometimes nominate and
+// end their speech at once, everyone votes. When a vote opens (or a night
+// begins) the players of a game are held until all have seen it and then act in
+// the same instant, as a table does. Every action has a client-made id; an action
+// answered 5xx, 429 or not at all is sent again with the same id.
+//
+// At the end each client reads the game-over view, whose event log is complete,
+// and checks that every action the API acknowledged is there exactly once
+// (Verify). Actions that leave no event (sleep, end_speech, advance) are
+// watched in the views instead: a later view of the same phase instance that
+// shows an acknowledged effect undone, or a version older than one already
+// seen, is a rollback.
+//
+// # Time
+//
+// Config.Speed divides every client-side wait (poll intervals, think time,
+// backoff); server timers are real. Games use short custom timers
+// (DefaultTimers). The report converts what the clients saw back to the real
+// cadence: the poll intervals are the server's own pollAfterMs values, and the
+// cost of a real 10-player 45-minute game is worked out from them (Project),
+// not from the length of the sped-up games.
+//
+// # Targets
+//
+// Start runs the server in this process on 127.0.0.1:0, wired as infra/server
+// wires it (service.New, httpapi.New, httpapi.Limit), on the embedded bolt
+// store, on the DynamoDB store against dynalite (started on loopback through
+// infra/localdynamo), or in memory, with a Meter around the store and the
+// handler that counts store calls, DynamoDB capacity units (as billed for the
+// item sizes seen; on dynalite also as the store's Capacity hook reports them),
+// conflicts and item sizes. Run also takes the URL of a server already running,
+// as long as it is a loopback address (CheckLoopback).
+//
+// # Commands
+//
+//	go run ./infra/loadgen/cmd/loadgen -games 100                   # bolt, real cadence
+//	go run ./infra/loadgen/cmd/loadgen -store dynamo -games 20      # DynamoDB store on dynalite
+//	go run ./infra/loadgen/cmd/loadgen -games 100 -json report.json # the report as JSON too
+//	go test -run '^$' -bench . ./infra/loadgen                      # the benchmarks
+//	go test ./infra/loadgen -run 'Load|Fault' -long -v              # load and fault tests at bench size
+//
+// The fault tests (fault_*_test.go) kill the local server (infra/server, built
+// and run as a child process) with SIGKILL while games run, inject store
+// failures, conflicts, latency and timeouts, send every action twice at once
+// and late copies of old ones, and flood the server with hostile requests.
+// `go test ./...` runs them in a short form.
+package loadgen

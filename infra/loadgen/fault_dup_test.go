@@ -1,0 +1,216 @@
+package loadgen
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"slices"
+	"sync"
+	"testing"
+
+	"citysleeps/shared/rules"
+)
+
+// table is a game set up through the API for a test: the host's client and
+// token, and each player's.
+type table struct {
+	code    string
+	host    *Client
+	hostTok string
+	ids     []string
+	clients map[string]*Client
+	tokens  map[string]string
+}
+
+// newTable creates a game of preset with n players through the API and starts it.
+func newTable(t testing.TB, base string, preset string, n, firstSource int) *table {
+	t.Helper()
+	ctx := context.Background()
+	tb := &table{host: NewClient(base, SourceAddr(firstSource), nil), clients: map[string]*Client{}, tokens: map[string]string{}}
+	r, err := tb.host.JSON(ctx, "", http.MethodPost, "/api/games", "", map[string]any{"preset": preset})
+	if err != nil || r.Status != http.StatusCreated {
+		t.Fatalf("create: %v %d %s", err, r.Status, r.Body)
+	}
+	var c Created
+	if err := json.Unmarshal(r.Body, &c); err != nil {
+		t.Fatal(err)
+	}
+	tb.code, tb.hostTok = c.Code, c.HostToken
+	for i := 1; i <= n; i++ {
+		cl := NewClient(base, SourceAddr(firstSource+i), nil)
+		r, err := cl.JSON(ctx, "", http.MethodPost, "/api/games/"+tb.code+"/players", "", map[string]string{"name": fmt.Sprintf("Player %d", i)})
+		if err != nil || r.Status != http.StatusCreated {
+			t.Fatalf("join: %v %d %s", err, r.Status, r.Body)
+		}
+		var j Joined
+		if err := json.Unmarshal(r.Body, &j); err != nil {
+			t.Fatal(err)
+		}
+		tb.ids = append(tb.ids, j.PlayerID)
+		tb.clients[j.PlayerID], tb.tokens[j.PlayerID] = cl, j.Token
+	}
+	if r := tb.act(t, tb.host, tb.hostTok, rules.Action{ID: "start", Type: rules.ActStart}); r.Status != http.StatusOK {
+		t.Fatalf("start: %d %s", r.Status, r.Body)
+	}
+	t.Cleanup(func() {
+		tb.host.Close()
+		for _, c := range tb.clients {
+			c.Close()
+		}
+	})
+	return tb
+}
+
+// view reads the game as token's holder sees it.
+func (tb *table) view(t testing.TB, c *Client, token string) View {
+	t.Helper()
+	r, err := c.Do(context.Background(), "", http.MethodGet, "/api/games/"+tb.code, token, nil, "")
+	if err != nil || r.Status != http.StatusOK {
+		t.Fatalf("read %s: %v %d %s", tb.code, err, r.Status, r.Body)
+	}
+	var v View
+	if err := json.Unmarshal(r.Body, &v); err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// act sends one action.
+func (tb *table) act(t testing.TB, c *Client, token string, a rules.Action) Response {
+	t.Helper()
+	r, err := c.JSON(context.Background(), "", http.MethodPost, "/api/games/"+tb.code+"/actions", token, a)
+	if err != nil {
+		t.Fatalf("act %+v: %v", a, err)
+	}
+	return r
+}
+
+// TestFaultDuplicateRequests plays a whole game in which every action is sent
+// twice at the same instant with the same id (as a phone does whose first
+// request seemed lost), and now and then an action already applied a few
+// steps before is sent again late (a retry overtaken by later actions). Each
+// must be applied once: the game's version moves by exactly one per action,
+// the late copies change nothing, and at the end the log holds each action once.
+func TestFaultDuplicateRequests(t *testing.T) {
+	t.Parallel()
+	target, err := Start(context.Background(), TargetOptions{Store: StoreBolt, Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer target.Close()
+	presets := []string{rules.PresetSport}
+	if *long {
+		presets = AllPresets
+	}
+	for _, preset := range presets {
+		t.Run(preset, func(t *testing.T) {
+			dupGame(t, target.URL, preset, 30000+20*slices.Index(AllPresets, preset))
+		})
+	}
+}
+
+func dupGame(t *testing.T, base, preset string, firstSource int) {
+	tb := newTable(t, base, preset, 10, firstSource)
+	rng := rand.New(rand.NewPCG(9, 9))
+	type sent struct {
+		player string
+		a      rules.Action
+	}
+	var history []sent
+	acks := map[string][]Ack{}
+	pairs, late, both200 := 0, 0, 0
+	for step := 0; step < 600; step++ {
+		before := tb.view(t, tb.host, tb.hostTok)
+		if before.Winner != nil {
+			break
+		}
+		// The first player, from a random seat, whose view offers something.
+		var who string
+		var a rules.Action
+		var chosenIn View
+		start := rng.IntN(len(tb.ids))
+		for k := range tb.ids {
+			id := tb.ids[(start+k)%len(tb.ids)]
+			v := tb.view(t, tb.clients[id], tb.tokens[id])
+			if x, ok := Choose(v, rng); ok {
+				who, a, chosenIn = id, x, v
+				break
+			}
+		}
+		if who == "" {
+			// Everybody waits on a deadline: the host moves on.
+			if r := tb.act(t, tb.host, tb.hostTok, rules.Action{ID: fmt.Sprintf("adv-%d", step), Type: rules.ActAdvance}); r.Status != http.StatusOK {
+				t.Fatalf("advance: %d %s", r.Status, r.Body)
+			}
+			continue
+		}
+		a.ID = fmt.Sprintf("s%d-%s", step, who)
+		// The same request twice, at the same instant.
+		var wg sync.WaitGroup
+		var res [2]Response
+		var errs [2]error
+		release := make(chan struct{})
+		for i := range 2 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				<-release
+				res[i], errs[i] = tb.clients[who].JSON(context.Background(), "", http.MethodPost, "/api/games/"+tb.code+"/actions", tb.tokens[who], a)
+			}()
+		}
+		close(release)
+		wg.Wait()
+		pairs++
+		ok := 0
+		for i := range 2 {
+			if errs[i] != nil {
+				t.Fatalf("step %d: %v", step, errs[i])
+			}
+			if res[i].Status == http.StatusOK {
+				ok++
+			}
+		}
+		after := tb.view(t, tb.host, tb.hostTok)
+		switch {
+		case ok == 0:
+			t.Fatalf("step %d: %s %+v: neither copy applied: %d %s / %d %s", step, who, a, res[0].Status, res[0].Body, res[1].Status, res[1].Body)
+		case ok == 1:
+			t.Errorf("step %d: %s %+v: one copy answered %d %s / %d %s: a retry of an applied action must get its view, not a refusal",
+				step, who, a, res[0].Status, res[0].ErrorCode(), res[1].Status, res[1].ErrorCode())
+		default:
+			both200++
+		}
+		if after.Version != before.Version+1 {
+			t.Fatalf("step %d: %s %+v sent twice moved the version from %d to %d", step, who, a, before.Version, after.Version)
+		}
+		ack := ackOf(a, chosenIn)
+		acks[who] = append(acks[who], ack)
+		history = append(history, sent{who, a})
+		// Now and then a late copy of an action applied a few steps ago.
+		if len(history) > 3 && rng.IntN(4) == 0 {
+			old := history[len(history)-2-rng.IntN(3)]
+			r := tb.act(t, tb.clients[old.player], tb.tokens[old.player], old.a)
+			again := tb.view(t, tb.host, tb.hostTok)
+			if r.Status != http.StatusOK || again.Version != after.Version {
+				t.Fatalf("late copy of %s %+v: %d %s, version %d → %d", old.player, old.a, r.Status, r.Body, after.Version, again.Version)
+			}
+			late++
+		}
+	}
+	end := tb.view(t, tb.host, tb.hostTok)
+	if end.Winner == nil {
+		t.Fatalf("game %s not over after 600 steps (phase %s)", tb.code, end.Phase.Name)
+	}
+	var c Check
+	autofill := end.Rules.NonVoters == "last_nominee" && end.Rules.Voting == "nominees"
+	for id, as := range acks {
+		c.Add(Verify(end.Events, id, as, nil, nil, autofill))
+	}
+	if c.Lost != 0 || c.Doubled != 0 {
+		t.Errorf("final log: %d lost, %d doubled: %v", c.Lost, c.Doubled, c.Problems)
+	}
+	t.Logf("%s game %s: %d actions sent twice at once (%d answered 200 both times), %d late copies; %d of %d acknowledged actions proven in the log",
+		preset, tb.code, pairs, both200, late, c.Checked, c.Acked)
+}

@@ -1,0 +1,348 @@
+package loadgen
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"citysleeps/shared/rules"
+)
+
+// hostile is one malformed or unauthorised request.
+type hostile struct {
+	name   string
+	method string
+	path   string
+	token  string
+	inm    string // If-None-Match
+	ctype  string // Content-Type; "" is application/json when there is a body
+	body   []byte
+	// notAPI: the path leaves /api/ once cleaned, so the answer is not the
+	// API's JSON error.
+	notAPI bool
+	// conditional: a read with If-None-Match, which the server answers 304
+	// from the version alone, before it looks at the token (see the test).
+	conditional bool
+}
+
+// hostileCases makes the requests of one round against the tables: every kind
+// of bad input the issue names, each picked with its own random details.
+func hostileCases(rng *rand.Rand, lobby, started, other *table) []hostile {
+	junk := func(n int) []byte {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = byte(rng.IntN(256))
+		}
+		return b
+	}
+	forged := func() string {
+		b := make([]byte, 16+rng.IntN(16))
+		for i := range b {
+			b[i] = byte(rng.IntN(256))
+		}
+		return base64.RawURLEncoding.EncodeToString(b)
+	}
+	nested := func(n int) []byte {
+		return []byte(`{"preset":"sport","options":` + strings.Repeat("[", n) + strings.Repeat("]", n) + `}`)
+	}
+	codes := []string{"ZZZZZZ", "abc", "A", strings.Repeat("K", 300), "..%2F..%2Fetc", "%00", "ÄÖÜ123", "K7QX2M0", "k7qx2m", "      "}
+	code := func() string { return codes[rng.IntN(len(codes))] }
+	pid := started.ids[rng.IntN(len(started.ids))]
+	ptok := started.tokens[pid]
+	lid := lobby.ids[rng.IntN(len(lobby.ids))]
+	ltok := lobby.tokens[lid]
+	oid := other.ids[rng.IntN(len(other.ids))]
+	otok := other.tokens[oid]
+	act := func(s string) []byte { return []byte(s) }
+	j := func(v any) []byte { b, _ := json.Marshal(v); return b }
+	sp, lp := "/api/games/"+started.code, "/api/games/"+lobby.code
+	// Actions that no seat may take at the start of the first night (a meeting
+	// night of sport: only "sleep" is open to players, which is never sent).
+	refusedAtNight := []string{rules.ActVote, rules.ActVoteAll, rules.ActNominate, rules.ActEndSpeech, rules.ActTestament,
+		rules.ActReveal, rules.ActRaiseHand, rules.ActKill, rules.ActCheck, rules.ActLeave, rules.ActStart, rules.ActKick}
+	return []hostile{
+		// Malformed JSON and wrong types.
+		{name: "create: junk", method: "POST", path: "/api/games", body: junk(1 + rng.IntN(200))},
+		{name: "create: truncated", method: "POST", path: "/api/games", body: act(`{"preset":"spo`)},
+		{name: "create: array", method: "POST", path: "/api/games", body: act(`[]`)},
+		{name: "create: null", method: "POST", path: "/api/games", body: act(`null`)},
+		{name: "create: preset number", method: "POST", path: "/api/games", body: act(`{"preset":7}`)},
+		{name: "create: unknown preset", method: "POST", path: "/api/games", body: j(map[string]any{"preset": forged()})},
+		{name: "create: option wrong type", method: "POST", path: "/api/games", body: act(`{"preset":"sport","options":{"speech":"long"}}`)},
+		{name: "create: option out of range", method: "POST", path: "/api/games", body: j(map[string]any{"preset": "classic", "options": map[string]int{"speech": -rng.IntN(1000)}})},
+		{name: "create: unknown option", method: "POST", path: "/api/games", body: act(`{"preset":"sport","options":{"godMode":true}}`)},
+		{name: "create: bad moderator", method: "POST", path: "/api/games", body: act(`{"preset":"sport","moderator":"robot"}`)},
+		{name: "create: bad lang", method: "POST", path: "/api/games", body: act(`{"preset":"sport","lang":"klingon"}`)},
+		{name: "create: unknown field", method: "POST", path: "/api/games", body: act(`{"preset":"sport","admin":true}`)},
+		{name: "create: trailing data", method: "POST", path: "/api/games", body: act(`{"preset":"sport"}{"preset":"sport"}`)},
+		{name: "create: deep nesting", method: "POST", path: "/api/games", body: nested(1000 + rng.IntN(9000))},
+		{name: "create: invalid UTF-8", method: "POST", path: "/api/games", body: act("{\"preset\":\"sp\xffort\"}")},
+		{name: "create: text/plain", method: "POST", path: "/api/games", ctype: "text/plain", body: act(`{"preset":"sport"}`)},
+		{name: "create: huge", method: "POST", path: "/api/games", body: append(act(`{"preset":"sport","lang":"`), bytes.Repeat([]byte("x"), 17<<10+rng.IntN(1<<20))...)},
+		{name: "join: junk", method: "POST", path: lp + "/players", body: junk(1 + rng.IntN(200))},
+		{name: "join: name number", method: "POST", path: lp + "/players", body: act(`{"name":12345}`)},
+		{name: "join: empty name", method: "POST", path: lp + "/players", body: act(`{"name":"   "}`)},
+		{name: "join: long name", method: "POST", path: lp + "/players", body: j(map[string]string{"name": strings.Repeat("Ж", 25+rng.IntN(5000))})},
+		{name: "join: control chars", method: "POST", path: lp + "/players", body: act(`{"name":"a\u0000b\u0007"}`)},
+		{name: "join: bidi override", method: "POST", path: lp + "/players", body: act(`{"name":"\u202egnp.exe"}`)},
+		{name: "join: extra field", method: "POST", path: lp + "/players", body: act(`{"name":"Eve","seat":1}`)},
+		{name: "join: huge", method: "POST", path: lp + "/players", body: append(act(`{"name":"`), bytes.Repeat([]byte("y"), 17<<10+rng.IntN(1<<20))...)},
+		{name: "join: started game", method: "POST", path: sp + "/players", body: j(map[string]string{"name": "Late " + forged()[:6]})},
+		{name: "join: bad code", method: "POST", path: "/api/games/" + code() + "/players", body: act(`{"name":"Eve"}`)},
+		// Actions: malformed, unknown, forged tokens, other games' tokens, wrong actor.
+		{name: "act: junk", method: "POST", path: sp + "/actions", token: ptok, body: junk(1 + rng.IntN(300))},
+		{name: "act: unknown type", method: "POST", path: sp + "/actions", token: ptok, body: j(map[string]string{"id": "h" + forged()[:8], "type": "explode"})},
+		{name: "act: target number", method: "POST", path: sp + "/actions", token: ptok, body: act(`{"id":"h1","type":"vote","target":42}`)},
+		{name: "act: yes string", method: "POST", path: sp + "/actions", token: ptok, body: act(`{"id":"h2","type":"vote_all","yes":"true"}`)},
+		{name: "act: no id", method: "POST", path: sp + "/actions", token: ptok, body: act(`{"type":"vote","target":"p1"}`)},
+		{name: "act: bad id", method: "POST", path: sp + "/actions", token: ptok, body: j(map[string]string{"id": "../" + strings.Repeat("é", rng.IntN(100)), "type": "vote"})},
+		{name: "act: long id", method: "POST", path: sp + "/actions", token: ptok, body: j(map[string]string{"id": strings.Repeat("a", 65+rng.IntN(500)), "type": "vote"})},
+		{name: "act: deal smuggled", method: "POST", path: sp + "/actions", token: ptok, body: act(`{"id":"h3","type":"vote","Deal":[1,2,3]}`)},
+		{name: "act: refused now", method: "POST", path: sp + "/actions", token: ptok, body: j(rules.Action{ID: "h" + forged()[:10], Type: refusedAtNight[rng.IntN(len(refusedAtNight))], Target: pid})},
+		{name: "act: host-only by player", method: "POST", path: sp + "/actions", token: ptok, body: j(rules.Action{ID: "h" + forged()[:10], Type: rules.ActAdvance})},
+		{name: "act: player-only by host", method: "POST", path: sp + "/actions", token: started.hostTok, body: j(rules.Action{ID: "h" + forged()[:10], Type: rules.ActSleep})},
+		{name: "act: forged token", method: "POST", path: sp + "/actions", token: forged(), body: j(rules.Action{ID: "h" + forged()[:10], Type: rules.ActSleep})},
+		{name: "act: forged host token", method: "POST", path: sp + "/actions", token: forged(), body: j(rules.Action{ID: "h" + forged()[:10], Type: rules.ActAdvance})},
+		{name: "act: other game's token", method: "POST", path: sp + "/actions", token: otok, body: j(rules.Action{ID: "h" + forged()[:10], Type: rules.ActSleep})},
+		{name: "act: other game's host", method: "POST", path: sp + "/actions", token: other.hostTok, body: j(rules.Action{ID: "h" + forged()[:10], Type: rules.ActAdvance})},
+		{name: "act: lobby token here", method: "POST", path: sp + "/actions", token: ltok, body: j(rules.Action{ID: "h" + forged()[:10], Type: rules.ActSleep})},
+		{name: "act: no token", method: "POST", path: sp + "/actions", body: j(rules.Action{ID: "h" + forged()[:10], Type: rules.ActSleep})},
+		{name: "act: basic auth", method: "POST", path: sp + "/actions", token: "\x00basic", body: act(`{"id":"h4","type":"sleep"}`)},
+		{name: "act: long token", method: "POST", path: sp + "/actions", token: strings.Repeat("t", 257+rng.IntN(4000)), body: act(`{"id":"h5","type":"sleep"}`)},
+		{name: "act: lobby start too few", method: "POST", path: lp + "/actions", token: lobby.hostTok, body: j(rules.Action{ID: "h" + forged()[:10], Type: rules.ActStart})},
+		{name: "act: lobby vote", method: "POST", path: lp + "/actions", token: ltok, body: j(rules.Action{ID: "h" + forged()[:10], Type: rules.ActVote, Target: lid})},
+		{name: "act: bad code", method: "POST", path: "/api/games/" + code() + "/actions", token: ptok, body: act(`{"id":"h6","type":"sleep"}`)},
+		{name: "act: huge", method: "POST", path: sp + "/actions", token: ptok, body: append(act(`{"id":"h7","type":"sleep","target":"`), bytes.Repeat([]byte("z"), 17<<10+rng.IntN(1<<20))...)},
+		{name: "act: form body", method: "POST", path: sp + "/actions", token: ptok, ctype: "application/x-www-form-urlencoded", body: act("id=h8&type=sleep")},
+		// Reads with forged or foreign tokens, bad codes, other methods.
+		{name: "read: forged token", method: "GET", path: sp, token: forged()},
+		{name: "read: forged token, any ETag", method: "GET", path: sp, token: forged(), inm: "*", conditional: true},
+		{name: "read: other game's token", method: "GET", path: sp, token: otok},
+		{name: "read: bad code", method: "GET", path: "/api/games/" + code()},
+		{name: "read: bad scheme", method: "GET", path: sp, token: "\x00x"},
+		{name: "qr: bad code", method: "GET", path: "/api/games/" + code() + "/qr.svg"},
+		{name: "method: DELETE game", method: "DELETE", path: sp, token: started.hostTok},
+		{name: "method: PUT actions", method: "PUT", path: sp + "/actions", token: ptok, body: act(`{"id":"h9","type":"sleep"}`)},
+		{name: "method: PATCH games", method: "PATCH", path: "/api/games", body: act(`{"preset":"sport"}`)},
+		{name: "route: unknown", method: "GET", path: "/api/" + forged()},
+		{name: "route: traversal", method: "GET", path: "/api/games/../../etc/passwd", notAPI: true},
+	}
+}
+
+// send makes one hostile request; "basic" tokens starting with NUL are sent as
+// a raw Authorization header of another scheme.
+func (h hostile) send(ctx context.Context, c *Client) (Response, error) {
+	// Client.Do adds "Bearer "; a token starting with NUL is sent verbatim, minus it.
+	if strings.HasPrefix(h.token, "\x00") {
+		return c.raw(ctx, h.method, h.path, "Basic dXNlcjpwYXNz", h.ctype, h.inm, h.body)
+	}
+	auth := ""
+	if h.token != "" {
+		auth = "Bearer " + h.token
+	}
+	return c.raw(ctx, h.method, h.path, auth, h.ctype, h.inm, h.body)
+}
+
+// raw sends a request with the given Authorization and Content-Type headers.
+func (c *Client) raw(ctx context.Context, method, path, auth, ctype, inm string, body []byte) (Response, error) {
+	req, err := http.NewRequestWithContext(ctx, method, c.base+path, bytes.NewReader(body))
+	if err != nil {
+		return Response{}, err
+	}
+	if body == nil {
+		req.Body = nil
+	}
+	if auth != "" {
+		req.Header.Set("Authorization", auth)
+	}
+	if body != nil {
+		if ctype == "" {
+			ctype = "application/json"
+		}
+		req.Header.Set("Content-Type", ctype)
+	}
+	if inm != "" {
+		req.Header.Set("If-None-Match", inm)
+	}
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		return Response{}, err
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	return Response{Status: resp.StatusCode, Body: data}, err
+}
+
+// TestFaultHostileInput sends thousands of malformed, oversized and
+// unauthorised requests at once at the running server: malformed JSON, wrong
+// types, huge bodies, unknown actions, forged tokens, other games' tokens, bad
+// codes and methods. Every one must be refused with a 4xx and a JSON error
+// (never a 5xx), the server must log no panic or internal error, and no game's
+// version may move. The flood comes from many loopback addresses, as from many
+// phones, so that it reaches the handlers through the rate limit; one address
+// alone is then cut off with 429.
+func TestFaultHostileInput(t *testing.T) {
+	t.Parallel()
+	target, err := Start(context.Background(), TargetOptions{Store: StoreBolt, Dir: t.TempDir(), RateLimit: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer target.Close()
+	lobby := newLobby(t, target.URL, rules.PresetClassic, 3, 40000)
+	started := newTable(t, target.URL, rules.PresetSport, 10, 40010)
+	other := newTable(t, target.URL, rules.PresetSport, 10, 40030)
+	tables := []*table{lobby, started, other}
+	versions := func() []int64 {
+		var out []int64
+		for _, tb := range tables {
+			out = append(out, tb.view(t, tb.host, tb.hostTok).Version)
+		}
+		return out
+	}
+	before := versions()
+
+	rounds := scale(60, 1500)
+	rng := rand.New(rand.NewPCG(13, 13))
+	var cases []hostile
+	for range rounds {
+		cases = append(cases, hostileCases(rng, lobby, started, other)...)
+	}
+	work := make(chan int)
+	var mu sync.Mutex
+	byStatus := map[string]int{}
+	bad := map[string]string{}
+	notModified := 0
+	var wg sync.WaitGroup
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	const workers = 16
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				// Every request from another loopback address.
+				c := NewClient(target.URL, SourceAddr(41000+(w*7919+i)%4000), nil)
+				h := cases[i]
+				r, err := h.send(ctx, c)
+				c.Close()
+				mu.Lock()
+				switch {
+				case err != nil:
+					bad[h.name] = err.Error()
+				case h.conditional && r.Status == http.StatusNotModified:
+					// A forged token with If-None-Match: * gets 304: the 304 path
+					// checks only the version, to stay one cheap read. It sends no
+					// body and changes nothing; counted, and reported.
+					notModified++
+				case r.Status < 400 || r.Status >= 500:
+					bad[h.name] = fmt.Sprintf("status %d: %.200s", r.Status, r.Body)
+				default:
+					var e APIError
+					if !h.notAPI && (json.Unmarshal(r.Body, &e) != nil || e.Error.Code == "" || e.Error.Message == "") && r.Status != http.StatusRequestHeaderFieldsTooLarge {
+						bad[h.name] = fmt.Sprintf("status %d without a JSON error: %.200s", r.Status, r.Body)
+					}
+				}
+				byStatus[fmt.Sprintf("%d", r.Status)]++
+				mu.Unlock()
+			}
+		}()
+	}
+	start := time.Now()
+	for i := range cases {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	took := time.Since(start)
+
+	// One address alone, far over the local server's per-client limit.
+	one := NewClient(target.URL, SourceAddr(45999), nil)
+	defer one.Close()
+	limited := 0
+	for range 300 {
+		r, err := one.raw(ctx, "GET", "/api/games/"+started.code, "Bearer "+base64.RawURLEncoding.EncodeToString([]byte("forged token 123")), "", "", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Status >= 500 || r.Status < 400 {
+			t.Errorf("flood from one address: status %d %s", r.Status, r.Body)
+			break
+		}
+		if r.Status == http.StatusTooManyRequests {
+			limited++
+		}
+	}
+
+	after := versions()
+	t.Logf("%d hostile requests (%d kinds) in %v from %d workers: statuses %v; one address flooding got %d × 429",
+		len(cases), len(cases)/rounds, took.Round(time.Millisecond), workers, byStatus, limited)
+	if notModified > 0 {
+		t.Logf("NOTE: %d reads with a forged token and If-None-Match: * were answered 304, not 401", notModified)
+	}
+	for name, why := range bad {
+		t.Errorf("%s: %s", name, why)
+	}
+	for i := range before {
+		if before[i] != after[i] {
+			t.Errorf("game %s: version moved from %d to %d", tables[i].code, before[i], after[i])
+		}
+	}
+	if limited == 0 {
+		t.Error("300 requests at once from one address were never rate limited")
+	}
+	for msg, n := range target.Logged.Map() {
+		if strings.HasPrefix(msg, "ERROR") {
+			t.Errorf("server logged %d × %q", n, msg)
+		}
+	}
+	// The games still work after all that.
+	if v := started.view(t, started.clients[started.ids[0]], started.tokens[started.ids[0]]); v.Phase.Name != rules.PhaseNight {
+		t.Errorf("started game in phase %s after the flood", v.Phase.Name)
+	}
+}
+
+// newLobby creates a game of preset with n players, not started.
+func newLobby(t *testing.T, base, preset string, n, firstSource int) *table {
+	t.Helper()
+	ctx := context.Background()
+	tb := &table{host: NewClient(base, SourceAddr(firstSource), nil), clients: map[string]*Client{}, tokens: map[string]string{}}
+	r, err := tb.host.JSON(ctx, "", http.MethodPost, "/api/games", "", map[string]any{"preset": preset})
+	if err != nil || r.Status != http.StatusCreated {
+		t.Fatalf("create: %v %d %s", err, r.Status, r.Body)
+	}
+	var c Created
+	if err := json.Unmarshal(r.Body, &c); err != nil {
+		t.Fatal(err)
+	}
+	tb.code, tb.hostTok = c.Code, c.HostToken
+	for i := 1; i <= n; i++ {
+		cl := NewClient(base, SourceAddr(firstSource+i), nil)
+		r, err := cl.JSON(ctx, "", http.MethodPost, "/api/games/"+tb.code+"/players", "", map[string]string{"name": fmt.Sprintf("Guest %d", i)})
+		if err != nil || r.Status != http.StatusCreated {
+			t.Fatalf("join: %v %d %s", err, r.Status, r.Body)
+		}
+		var j Joined
+		if err := json.Unmarshal(r.Body, &j); err != nil {
+			t.Fatal(err)
+		}
+		tb.ids = append(tb.ids, j.PlayerID)
+		tb.clients[j.PlayerID], tb.tokens[j.PlayerID] = cl, j.Token
+	}
+	t.Cleanup(func() {
+		tb.host.Close()
+		for _, c := range tb.clients {
+			c.Close()
+		}
+	})
+	return tb
+}

@@ -1,0 +1,677 @@
+package loadgen
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"citysleeps/shared/rules"
+)
+
+// GameResult is how one simulated game went.
+type GameResult struct {
+	Index    int    `json:"index"`
+	Preset   string `json:"preset"`
+	Code     string `json:"code"`
+	Finished bool   `json:"finished"` // reached game over and every client checked the log
+	Winner   string `json:"winner,omitempty"`
+	Version  int64  `json:"version"`
+	Days     int    `json:"days"`
+	// Requests counts the requests of the game's clients by kind (create, join,
+	// poll, action, final).
+	Requests map[string]int `json:"requests"`
+	// Polls304 counts polls answered 304.
+	Polls304 int `json:"polls304"`
+	// Actions sent (distinct ids) and how they ended.
+	Sent, Acked, Refused, Unknown int
+	Check                         Check
+	// Rollbacks counts views older than one already seen, and acknowledged
+	// effects seen undone in a later view of the same phase instance (a night
+	// task offered again, a ballot missing, a speech begun again).
+	Rollbacks int      `json:"rollbacks"`
+	Errors    []string `json:"errors,omitempty"`
+	Took      time.Duration
+}
+
+// game is one simulated game: a host (the shared screen) and its players.
+type game struct {
+	cfg    *Config
+	index  int
+	preset string
+	code   string
+	host   string // host token
+
+	over    chan struct{} // closed when some client saw the winner
+	overOne sync.Once
+
+	mu     sync.Mutex
+	gates  map[string]*gate
+	ghosts []string // names of seats whose join was applied but not answered
+	joined int      // players whose join was answered
+	res    GameResult
+}
+
+// gate holds players who are about to act together until all of them are
+// ready (or a while has passed), then lets them go at the same instant, as a
+// table does when a vote opens.
+type gate struct {
+	expected int
+	arrived  int
+	open     chan struct{}
+}
+
+func (g *game) gate(sig string, expected int) *gate {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	gt := g.gates[sig]
+	if gt == nil {
+		gt = &gate{expected: max(1, expected), open: make(chan struct{})}
+		g.gates[sig] = gt
+	}
+	gt.arrived++
+	if gt.arrived == gt.expected {
+		close(gt.open)
+		if f := g.cfg.OnBurst; f != nil {
+			go f(g.index)
+		}
+	}
+	return gt
+}
+
+func (g *game) setOver() { g.overOne.Do(func() { close(g.over) }) }
+
+func (g *game) fail(format string, args ...any) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if len(g.res.Errors) < 20 {
+		g.res.Errors = append(g.res.Errors, fmt.Sprintf(format, args...))
+	}
+}
+
+// bot is one client: a player's phone, or the host's shared screen.
+type bot struct {
+	g     *game
+	c     *Client
+	rng   *rand.Rand
+	label string // for action ids
+	host  bool
+	name  string
+	id    string // player id; "host" for the host
+	token string
+
+	view     View
+	etag     string
+	maxVer   int64
+	every    time.Duration // the current poll hint, real cadence
+	failures int
+	n        int // actions sent
+
+	acks    []Ack
+	unknown map[string]int  // log keys of actions that got no final answer
+	refused map[string]int  // log keys of actions refused on a retry
+	passed  map[string]bool // phase instances whose gate this bot went through
+	acted   map[string]bool // phase instance + action type: acknowledged already
+	watch   []effect        // the last acknowledged effects, checked in later views
+	done    bool            // checked the final log
+
+	lastVersion int64     // host: the version last seen change
+	lastChange  time.Time // host: when it changed
+}
+
+// effect is something an acknowledged action did that a later view of the same
+// phase must still show.
+type effect struct {
+	what  string
+	lost  func(v View) bool
+	phase string
+}
+
+// phaseID names the phase instance a view is in. Every step that opens (a
+// night, a speech, a vote) sets a new deadline, so the deadline tells two votes
+// over the same candidates apart.
+func phaseID(v View) string {
+	ends := ""
+	if v.Phase.EndsAt != nil {
+		ends = v.Phase.EndsAt.UTC().Format(time.RFC3339Nano)
+	}
+	speaker := ""
+	if v.Phase.Speaker != nil {
+		speaker = *v.Phase.Speaker
+	}
+	return fmt.Sprintf("%s|%d|%d|%s|%s|%s|%s", v.Phase.Name, v.Phase.Day, v.Phase.Night, v.Phase.Reason,
+		strings.Join(v.Phase.Candidates, ","), speaker, ends)
+}
+
+func (b *bot) path() string { return "/api/games/" + b.g.code }
+
+// sleep waits d of real cadence, scaled down by the speed-up; false if ctx ended.
+func (b *bot) sleep(ctx context.Context, d time.Duration) bool {
+	return sleepCtx(ctx, time.Duration(float64(d)/b.g.cfg.Speed))
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(max(d, 0))
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
+}
+
+// wait sleeps until the next poll, as the frontend's Poller decides it: the
+// server's last hint (kept across 304s), or an exponential backoff with jitter
+// after failures. As docs/API.md asks, a wait never runs past the view's
+// deadline (plus deadlineSlack), when the app moderates: the clock moves the
+// game then. The hint is scaled down by the speed-up; the deadline, being the
+// server's, is not. It returns false if ctx ended.
+func (b *bot) wait(ctx context.Context) bool {
+	if b.failures > 0 {
+		base := min(15*time.Second, time.Second<<min(b.failures-1, 4))
+		return b.sleep(ctx, time.Duration(float64(base)*(0.75+b.rng.Float64()/2)))
+	}
+	d := b.every
+	if d <= 0 {
+		d = 2 * time.Second // the frontend's DEFAULT_POLL_MS
+	}
+	d = min(max(d, 250*time.Millisecond), 30*time.Second)
+	speed := b.g.cfg.Speed
+	wall := time.Duration(float64(d) / speed)
+	if e := b.view.Phase.EndsAt; e != nil && b.view.Moderator == rules.ModeratorApp {
+		if left := time.Until(*e) + deadlineSlack; left > 0 && left < wall {
+			wall = left
+			d = time.Duration(float64(left) * speed)
+		}
+	}
+	if b.host {
+		b.g.cfg.Metrics.ScreenEvery.Add(float64(d.Milliseconds()))
+	} else {
+		b.g.cfg.Metrics.PlayerEvery.Add(float64(d.Milliseconds()))
+	}
+	return sleepCtx(ctx, wall)
+}
+
+// deadlineSlack is how long after a deadline a capped wait ends, as the
+// server's own hint does, so that the next view shows the step it brings.
+const deadlineSlack = 150 * time.Millisecond
+
+// accept takes a new view, from a poll or an action's answer.
+func (b *bot) accept(v View, etag string, fromPoll bool) {
+	if v.Version < b.maxVer {
+		b.g.mu.Lock()
+		b.g.res.Rollbacks++
+		b.g.mu.Unlock()
+		b.g.fail("%s saw version %d after %d", b.name, v.Version, b.maxVer)
+	}
+	if fromPoll && !b.host && b.g.cfg.Meter != nil && Awaits(v) && !Awaits(b.view) && v.Version >= b.maxVer {
+		b.noticed(v)
+	}
+	id := phaseID(v)
+	for _, e := range b.watch {
+		if e.phase == id && e.lost(v) {
+			b.g.mu.Lock()
+			b.g.res.Rollbacks++
+			b.g.mu.Unlock()
+			b.g.fail("%s: acknowledged %s undone at version %d", b.name, e.what, v.Version)
+		}
+	}
+	b.maxVer = max(b.maxVer, v.Version)
+	b.view, b.etag = v, etag
+	if v.PollAfterMs > 0 {
+		b.every = time.Duration(v.PollAfterMs) * time.Millisecond
+	}
+	if v.Winner != nil {
+		b.g.setOver()
+	}
+}
+
+// noticed records how long the change that asks v's player to act took to
+// reach them: from when it happened to now, in real-cadence time. A change is
+// a write (the meter knows when each version was written) or a deadline that
+// passed (reads never write: the clock's steps are not stored), the deadline
+// of the view the player had before.
+func (b *bot) noticed(v View) {
+	now := time.Now()
+	at := func(t time.Time) time.Time {
+		if e := b.view.Phase.EndsAt; e != nil && e.Before(now) && e.After(t) {
+			return *e
+		}
+		return t
+	}
+	last, ok := b.g.cfg.Meter.Committed(b.g.code, v.Version)
+	if !ok {
+		return
+	}
+	first := last
+	if t, ok := b.g.cfg.Meter.Committed(b.g.code, b.maxVer+1); ok && b.maxVer > 0 && b.maxVer < v.Version {
+		first = t
+	}
+	s := b.g.cfg.Speed
+	early := time.Duration(float64(now.Sub(at(last))) * s)
+	late := time.Duration(float64(now.Sub(at(first))) * s)
+	b.g.cfg.Metrics.notice(early, late)
+	if early > 2*time.Second {
+		typ := ""
+		for _, o := range v.Actions {
+			if typ == "" || o.Type != rules.ActSleep {
+				typ = o.Type
+			}
+		}
+		b.g.cfg.Metrics.SlowNotice.Add(fmt.Sprintf("%s→%s (%s)", b.view.Phase.Name, v.Phase.Name, typ), 1)
+	}
+}
+
+// poll asks for the view with If-None-Match, as the frontend's Poller does.
+// It returns false when polling must stop (a final error).
+func (b *bot) poll(ctx context.Context) bool {
+	r, err := b.c.Do(ctx, "poll", http.MethodGet, b.path(), b.token, nil, b.etag)
+	b.count("poll")
+	switch {
+	case err != nil:
+		if ctx.Err() == nil {
+			b.failures++
+		}
+		return true
+	case r.Status == http.StatusNotModified:
+		b.failures = 0
+		b.g.mu.Lock()
+		b.g.res.Polls304++
+		b.g.mu.Unlock()
+		return true
+	case r.Status == http.StatusOK:
+		b.failures = 0
+		var v View
+		if err := json.Unmarshal(r.Body, &v); err != nil {
+			b.g.fail("%s: poll: %v", b.name, err)
+			return false
+		}
+		b.accept(v, r.ETag, true)
+		return true
+	case retryable(r, nil):
+		b.failures++
+		return true
+	}
+	b.g.fail("%s: poll: status %d %s", b.name, r.Status, r.Body)
+	return false
+}
+
+func (b *bot) count(kind string) {
+	b.g.mu.Lock()
+	b.g.res.Requests[kind]++
+	b.g.mu.Unlock()
+}
+
+// act sends one action until it gets a final answer, with the same id every
+// time, and returns whether it was acknowledged.
+func (b *bot) act(ctx context.Context, a rules.Action) bool {
+	b.n++
+	a.ID = b.label + "-" + strconv.Itoa(b.n)
+	chosenIn := b.view
+	ack := ackOf(a, chosenIn)
+	body, err := json.Marshal(a)
+	if err != nil {
+		b.g.fail("%s: %v", b.name, err)
+		return false
+	}
+	b.g.mu.Lock()
+	b.g.res.Sent++
+	b.g.mu.Unlock()
+	for try := 1; ; try++ {
+		r, err := b.c.Do(ctx, "action", http.MethodPost, b.path()+"/actions", b.token, body, "")
+		b.count("action")
+		if retryable(r, err) {
+			if ctx.Err() != nil || try >= b.g.cfg.ActionTries {
+				b.unknown[keyOf(b.id, ack)]++
+				b.g.mu.Lock()
+				b.g.res.Unknown++
+				b.g.mu.Unlock()
+				return false
+			}
+			reason := "no answer"
+			if err == nil {
+				reason = strconv.Itoa(r.Status) + " " + r.ErrorCode()
+			}
+			b.g.cfg.Metrics.ActionRetries.Add(reason, 1)
+			if !b.sleep(ctx, retryWait(r, try)) {
+				continue // the next try sees ctx and gives up
+			}
+			continue
+		}
+		if r.Status != http.StatusOK {
+			if try > 1 {
+				// The first try may have been applied after all.
+				b.refused[keyOf(b.id, ack)]++
+			}
+			b.g.mu.Lock()
+			b.g.res.Refused++
+			b.g.mu.Unlock()
+			return false
+		}
+		var v View
+		if err := json.Unmarshal(r.Body, &v); err != nil {
+			b.g.fail("%s: action answer: %v", b.name, err)
+			return false
+		}
+		ack.Version = v.Version
+		b.acks = append(b.acks, ack)
+		b.acted[phaseID(chosenIn)+"|"+a.Type] = true
+		b.g.mu.Lock()
+		b.g.res.Acked++
+		b.g.mu.Unlock()
+		etag := ""
+		if b.g.cfg.KeepActionETag {
+			etag = r.ETag
+		}
+		b.accept(v, etag, false)
+		b.watchEffect(a, chosenIn)
+		return true
+	}
+}
+
+// watchEffect notes what an acknowledged action did, so that a later view of the
+// same phase that shows it undone counts as a lost write.
+func (b *bot) watchEffect(a rules.Action, chosenIn View) {
+	offered := func(typ string) func(View) bool {
+		return func(v View) bool {
+			return slices.ContainsFunc(v.Actions, func(o rules.Option) bool { return o.Type == typ })
+		}
+	}
+	var lost func(View) bool
+	switch a.Type {
+	case rules.ActSleep, rules.ActKill, rules.ActCheck, rules.ActHeal, rules.ActProtect, rules.ActDefend, rules.ActShoot:
+		lost = offered(a.Type)
+	case rules.ActVote, rules.ActVoteAll:
+		lost = func(v View) bool { return !slices.Contains(v.Phase.Voted, b.id) }
+	case rules.ActEndSpeech:
+		if chosenIn.Phase.Speaker == nil {
+			return
+		}
+		left := len(chosenIn.Phase.Queue)
+		lost = func(v View) bool {
+			return v.Phase.Speaker != nil && *v.Phase.Speaker == b.id && len(v.Phase.Queue) == left
+		}
+	default:
+		return
+	}
+	b.watch = append(b.watch, effect{what: a.Type + " " + a.Target, lost: lost, phase: phaseID(chosenIn)})
+	if len(b.watch) > 32 {
+		b.watch = b.watch[1:]
+	}
+}
+
+// fresh is v without the actions this player already had acknowledged in the
+// same phase instance. The rules offer none of them again (an earlier version
+// kept "heal" on offer in the Doctor's step of a night, R-MANIAC-07, and a bot
+// that took the offer healed until the deadline); this keeps a bot from
+// repeating itself if a rule ever does again.
+func (b *bot) fresh(v View) View {
+	id := phaseID(v)
+	v.Actions = slices.DeleteFunc(slices.Clone(v.Actions), func(o rules.Option) bool { return b.acted[id+"|"+o.Type] })
+	return v
+}
+
+// final reads the game-over view without If-None-Match, so that it has the whole
+// event log, and checks this client's acknowledged actions against it.
+func (b *bot) final(ctx context.Context) {
+	for try := 1; try <= 10; try++ {
+		r, err := b.c.Do(ctx, "final", http.MethodGet, b.path(), b.token, nil, "")
+		b.count("final")
+		if retryable(r, err) {
+			if !b.sleep(ctx, retryWait(r, try)) {
+				return
+			}
+			continue
+		}
+		var v View
+		if r.Status != http.StatusOK || json.Unmarshal(r.Body, &v) != nil || v.Winner == nil {
+			b.g.fail("%s: final read: status %d", b.name, r.Status)
+			return
+		}
+		c := Verify(v.Events, b.id, b.acks, b.unknown, b.refused, v.Rules.NonVoters == "last_nominee" && v.Rules.Voting == "nominees")
+		for i, p := range c.Problems {
+			c.Problems[i] = fmt.Sprintf("game %s (%s): %s", b.g.code, b.g.preset, p)
+		}
+		b.g.mu.Lock()
+		defer b.g.mu.Unlock()
+		b.g.res.Check.Add(c)
+		if b.host {
+			b.g.res.Winner, b.g.res.Version, b.g.res.Days = string(*v.Winner), v.Version, v.Phase.Day
+		}
+		b.done = true
+		return
+	}
+}
+
+// play is the loop of a client in a started game: poll, act while the view asks
+// for it, wait as the server says.
+func (b *bot) play(ctx context.Context) {
+	cfg := b.g.cfg
+	for ctx.Err() == nil {
+		if !b.poll(ctx) {
+			return
+		}
+		if b.view.Winner != nil {
+			b.final(ctx)
+			return
+		}
+		if b.host {
+			b.hostTurn(ctx)
+		} else {
+			for i := 0; i < 8 && ctx.Err() == nil; i++ {
+				a, ok := Choose(b.fresh(b.view), b.rng)
+				if !ok {
+					break
+				}
+				if cfg.Burst && gathers(b.view, a) {
+					sig := phaseID(b.view)
+					if !b.passed[sig] {
+						b.passed[sig] = true
+						gt := b.g.gate(sig, b.view.Phase.Pending)
+						hold := time.NewTimer(time.Duration(float64(cfg.MaxHold) / cfg.Speed))
+						select {
+						case <-gt.open:
+						case <-b.g.over:
+						case <-hold.C:
+						case <-ctx.Done():
+						}
+						hold.Stop()
+					}
+				} else if cfg.Think > 0 {
+					b.sleep(ctx, time.Duration(b.rng.Int64N(int64(cfg.Think))))
+				}
+				if !b.act(ctx, a) {
+					break
+				}
+				if b.view.Winner != nil {
+					b.final(ctx)
+					return
+				}
+			}
+		}
+		if !b.wait(ctx) {
+			return
+		}
+	}
+}
+
+// hostTurn is what the host does on each poll: start the game once the table is
+// full, and move it on if nothing has changed for a long time.
+func (b *bot) hostTurn(ctx context.Context) {
+	has := func(typ string) bool {
+		return slices.ContainsFunc(b.view.Actions, func(o rules.Option) bool { return o.Type == typ })
+	}
+	if b.view.Phase.Name == rules.PhaseLobby {
+		b.g.mu.Lock()
+		ghosts, joined := b.g.ghosts, b.g.joined
+		b.g.ghosts = nil
+		b.g.mu.Unlock()
+		for _, name := range ghosts {
+			for _, p := range b.view.Players {
+				if p.Name == name {
+					b.act(ctx, rules.Action{Type: rules.ActKick, Target: p.ID})
+				}
+			}
+		}
+		// Start once every bot has its seat, and only its seat.
+		if joined == b.g.cfg.Players && len(ghosts) == 0 && len(b.view.Players) == b.g.cfg.Players && has(rules.ActStart) {
+			b.act(ctx, rules.Action{Type: rules.ActStart})
+		}
+		return
+	}
+	if b.view.Version != b.lastVersion {
+		b.lastVersion, b.lastChange = b.view.Version, time.Now()
+		return
+	}
+	if time.Since(b.lastChange) > b.g.cfg.StuckAfter && has(rules.ActAdvance) {
+		b.act(ctx, rules.Action{Type: rules.ActAdvance})
+		b.lastChange = time.Now()
+	}
+}
+
+// create opens the game with the host's client.
+func (b *bot) create(ctx context.Context) error {
+	req := map[string]any{"preset": b.g.preset, "moderator": b.g.cfg.Moderator}
+	if len(b.g.cfg.Timers) > 0 {
+		req["options"] = b.g.cfg.Timers
+	}
+	for try := 1; ; try++ {
+		r, err := b.c.JSON(ctx, "create", http.MethodPost, "/api/games", "", req)
+		b.count("create")
+		if retryable(r, err) && try < 10 && ctx.Err() == nil {
+			b.sleep(ctx, retryWait(r, try))
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if r.Status != http.StatusCreated {
+			return fmt.Errorf("create: status %d: %s", r.Status, r.Body)
+		}
+		var c Created
+		if err := json.Unmarshal(r.Body, &c); err != nil {
+			return err
+		}
+		b.g.code, b.g.host, b.token = c.Code, c.HostToken, c.HostToken
+		b.accept(c.Game, "", false)
+		return nil
+	}
+}
+
+// join takes a seat.
+func (b *bot) join(ctx context.Context) error {
+	body := map[string]string{"name": b.name}
+	for try := 1; ; try++ {
+		r, err := b.c.JSON(ctx, "join", http.MethodPost, b.path()+"/players", "", body)
+		b.count("join")
+		if retryable(r, err) && try < 10 && ctx.Err() == nil {
+			// A join that was applied but not answered leaves a seat under
+			// this name: the retry gets name_taken, and the bot takes another.
+			b.sleep(ctx, retryWait(r, try))
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if r.Status == http.StatusConflict && r.ErrorCode() == rules.ErrNameTaken.Code && try > 1 && try < 10 {
+			// The seat is ours, but its token was lost with the answer (a join
+			// has no client id to retry with): ask the host to remove it, as a
+			// player would, and join again under another name.
+			b.g.mu.Lock()
+			b.g.ghosts = append(b.g.ghosts, b.name)
+			b.g.mu.Unlock()
+			b.name += "'"
+			continue
+		}
+		if r.Status == http.StatusConflict && r.ErrorCode() == rules.ErrTableFull.Code && try < 10 {
+			b.sleep(ctx, time.Second) // until the host has removed the lost seat
+			continue
+		}
+		if r.Status != http.StatusCreated {
+			return fmt.Errorf("join as %q: status %d: %s", b.name, r.Status, r.Body)
+		}
+		var j Joined
+		if err := json.Unmarshal(r.Body, &j); err != nil {
+			return err
+		}
+		b.id, b.token = j.PlayerID, j.Token
+		b.accept(j.Game, "", false)
+		b.g.mu.Lock()
+		b.g.joined++
+		b.g.mu.Unlock()
+		return nil
+	}
+}
+
+// run plays one whole game: the host creates it, the players join at random
+// moments of the join window, the host starts it, everybody plays to the end
+// and checks the log.
+func (g *game) run(ctx context.Context, firstBot int) GameResult {
+	cfg := g.cfg
+	start := time.Now()
+	ctx, cancel := context.WithTimeout(ctx, cfg.GameTimeout)
+	defer cancel()
+	g.res = GameResult{Index: g.index, Preset: g.preset, Requests: map[string]int{}}
+	mk := func(i int, name string, host bool) *bot {
+		seed := cfg.Seed*1_000_003 + uint64(g.index)*101 + uint64(i)
+		b := &bot{g: g, c: NewClient(cfg.URL, SourceAddr(firstBot+i), cfg.Metrics), rng: rand.New(rand.NewPCG(seed, 7)),
+			label: fmt.Sprintf("g%d-b%d", g.index, i), host: host, name: name, unknown: map[string]int{}, refused: map[string]int{}, passed: map[string]bool{}, acted: map[string]bool{}}
+		if host {
+			b.id = "host"
+		}
+		return b
+	}
+	hostBot := mk(0, "host", true)
+	defer hostBot.c.Close()
+	if err := hostBot.create(ctx); err != nil {
+		g.fail("%v", err)
+		g.res.Took = time.Since(start)
+		return g.res
+	}
+	g.res.Code = g.code
+	var wg sync.WaitGroup
+	bots := []*bot{hostBot}
+	for i := 1; i <= cfg.Players; i++ {
+		b := mk(i, fmt.Sprintf("Bot %d", i), false)
+		defer b.c.Close()
+		bots = append(bots, b)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if cfg.JoinWindow > 0 && !b.sleep(ctx, time.Duration(b.rng.Int64N(int64(cfg.JoinWindow)))) {
+				return
+			}
+			if err := b.join(ctx); err != nil {
+				g.fail("%v", err)
+				cancel()
+				return
+			}
+			b.play(ctx)
+		}()
+	}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		hostBot.play(ctx)
+	}()
+	wg.Wait()
+	g.res.Took = time.Since(start)
+	g.res.Finished = true
+	for _, b := range bots {
+		if !b.done {
+			g.res.Finished = false
+		}
+	}
+	if !g.res.Finished && ctx.Err() != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		g.fail("game %s (%s) not over after %v: phase %s day %d", g.code, g.preset, cfg.GameTimeout, hostBot.view.Phase.Name, hostBot.view.Phase.Day)
+	}
+	return g.res
+}

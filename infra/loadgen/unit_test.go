@@ -1,0 +1,138 @@
+package loadgen
+
+import (
+	"math"
+	"net/netip"
+	"testing"
+	"time"
+
+	"citysleeps/shared/rules"
+)
+
+func TestPercentile(t *testing.T) {
+	ms := func(xs ...int) []time.Duration {
+		out := make([]time.Duration, len(xs))
+		for i, x := range xs {
+			out[i] = time.Duration(x) * time.Millisecond
+		}
+		return out
+	}
+	d := ms(1, 2, 3, 4, 5, 6, 7, 8, 9, 10)
+	for _, c := range []struct {
+		p    float64
+		want int
+	}{{50, 5}, {95, 10}, {99, 10}, {10, 1}, {1, 1}, {100, 10}} {
+		if got := Percentile(d, c.p); got != time.Duration(c.want)*time.Millisecond {
+			t.Errorf("p%v = %v, want %dms", c.p, got, c.want)
+		}
+	}
+	if Percentile(nil, 50) != 0 {
+		t.Error("empty: want 0")
+	}
+	s := Summarize(ms(30, 10, 20))
+	if s.N != 3 || s.P50 != 20 || s.Max != 30 || s.Mean != 20 {
+		t.Errorf("summary %+v", s)
+	}
+}
+
+// TestProjectNaivePolling checks the cost model against the issue's own figure:
+// ten phones polling every 2 s for 45 minutes cost about $0.018, most of it API
+// Gateway requests.
+func TestProjectNaivePolling(t *testing.T) {
+	poll := PerRequest{HandlerMs: 1, StoreCalls: 1, ReadUnits: 0.5, Bytes: 400}
+	c := Cadence{PlayerEveryMs: 2000, Share304: 0.8, ActionsPerGame: 200,
+		Poll304: poll, Poll200: poll, Action: PerRequest{HandlerMs: 2, StoreCalls: 2, ReadUnits: 1, WriteUnits: 2, Bytes: 3000}, Join: poll}
+	p := Project(c)
+	if p.Polls != 10*45*60/2 {
+		t.Errorf("polls %v, want 13500", p.Polls)
+	}
+	if p.Total < 0.016 || p.Total > 0.020 {
+		t.Errorf("naive polling costs $%.4f, want about $0.018", p.Total)
+	}
+	apigw := p.Lines[0]
+	if apigw.Item != Prices.APIGatewayHTTPRequest.Name || apigw.USD < p.Total/2 {
+		t.Errorf("API Gateway should be most of the bill: %+v of $%.4f", apigw, p.Total)
+	}
+	if p.TotalViaCF <= p.Total {
+		t.Errorf("CloudFront in front adds its request price: $%.4f vs $%.4f", p.TotalViaCF, p.Total)
+	}
+	every := EveryForBudget(c, TargetCostPerGame)
+	c.PlayerEveryMs, c.ScreenEveryMs = every, every
+	if got := Project(c).Total; math.Abs(got-TargetCostPerGame) > 1e-5 {
+		t.Errorf("at %.0f ms the game costs $%.5f, want $%.3f", every, got, TargetCostPerGame)
+	}
+}
+
+func TestVerify(t *testing.T) {
+	yes := true
+	events := []rules.Event{
+		{Type: rules.EvAct, Night: 2, Actor: "p1", Target: "p3", Result: rules.ActKill},
+		{Type: rules.EvNominated, Day: 2, Actor: "p1", Target: "p4"},
+		{Type: rules.EvVoted, Day: 2, Ballots: []rules.Ballot{{Voter: "p1", Target: "p4"}, {Voter: "p2", Target: "p4"}}},
+		{Type: rules.EvVoted, Day: 2, Result: "car_crash", Ballots: []rules.Ballot{{Voter: "p1", Yes: true}}},
+		{Type: rules.EvVoted, Day: 3, Ballots: []rules.Ballot{{Voter: "p1", Target: "p5"}, {Voter: "p1", Target: "p5"}}},
+	}
+	acks := []Ack{
+		{Type: rules.ActKill, Target: "p3", Night: 2},
+		{Type: rules.ActNominate, Target: "p4", Day: 2},
+		{Type: rules.ActVote, Target: "p4", Day: 2},
+		{Type: rules.ActVoteAll, Yes: &yes, Day: 2},
+		{Type: rules.ActVote, Target: "p5", Day: 3},
+		{Type: rules.ActSleep, Night: 2},
+		{Type: rules.ActCheck, Target: "p2", Night: 2}, // not in the log: lost
+	}
+	c := Verify(events, "p1", acks, nil, nil, false)
+	if c.Acked != 7 || c.Checked != 5 || c.NoEvent != 1 || c.Lost != 1 || c.Doubled != 1 {
+		t.Errorf("check %+v", c)
+	}
+	// A ballot the rules filled in (R-SPORT-05) is not a doubled vote.
+	if c := Verify(events, "p1", acks, nil, nil, true); c.Doubled != 0 || c.Unacked != 1 {
+		t.Errorf("with autofill: %+v", c)
+	}
+	// Nor is one the player sent without hearing back.
+	if c := Verify(events, "p1", acks, map[string]int{`day 3: p1 vote "p5"`: 1}, nil, false); c.Doubled != 0 || c.Unacked != 1 {
+		t.Errorf("with an unanswered vote: %+v", c)
+	}
+	// One refused on a retry was applied after all: misreported.
+	if c := Verify(events, "p1", acks, nil, map[string]int{`day 3: p1 vote "p5"`: 1}, false); c.Doubled != 0 || c.Misreported != 1 {
+		t.Errorf("with a refused retry: %+v", c)
+	}
+}
+
+func TestChooseAgreesOnVictim(t *testing.T) {
+	v := View{View: rules.View{
+		Phase:   rules.PhaseView{Name: rules.PhaseNight, Night: 2},
+		Players: []rules.PlayerView{{ID: "p1", Team: rules.MafiaTeam}, {ID: "p2"}, {ID: "p3", Team: rules.MafiaTeam}, {ID: "p4"}},
+		You:     &rules.You{ID: "p3", Team: rules.MafiaTeam},
+		Actions: []rules.Option{{Type: rules.ActKill, Targets: []string{"p1", "p2", "p4"}}, {Type: rules.ActSleep}},
+	}}
+	a, ok := Choose(v, nil)
+	if !ok || a.Type != rules.ActKill || a.Target != "p2" {
+		t.Errorf("first shot: %+v", a)
+	}
+	v.You.Shots = []rules.Choice{{Actor: "p1", Type: rules.ActKill, Target: "p4"}}
+	if a, _ := Choose(v, nil); a.Target != "p4" {
+		t.Errorf("with a teammate's shot on p4: %+v", a)
+	}
+}
+
+func TestLoopbackOnly(t *testing.T) {
+	for _, u := range []string{"http://127.0.0.1:8080", "http://[::1]:80", "http://localhost:1", "http://127.9.9.9"} {
+		if err := CheckLoopback(u); err != nil {
+			t.Errorf("%s: %v", u, err)
+		}
+	}
+	for _, u := range []string{"http://10.0.0.1", "https://example.org", "http://0.0.0.0:80", "http://[::]:80"} {
+		if err := CheckLoopback(u); err == nil {
+			t.Errorf("%s accepted", u)
+		}
+	}
+	seen := map[netip.Addr]bool{}
+	for i := range 5000 {
+		a := SourceAddr(i)
+		if !a.IsLoopback() || seen[a] {
+			t.Fatalf("bot %d: source %v", i, a)
+		}
+		seen[a] = true
+	}
+}
