@@ -112,7 +112,7 @@ func Start(ctx context.Context, o TargetOptions) (t *Target, err error) {
 	if logger == nil {
 		logger = slog.New(&countingHandler{c: t.Logged})
 	}
-	games := service.New(t.Meter, service.WithLogger(logger))
+	games := service.New(t.Meter, service.WithLogger(logger), service.WithLocalLocks())
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, err

@@ -90,7 +90,7 @@ func run(ctx context.Context, getenv func(string) string, out io.Writer, ready c
 		public = local
 	}
 
-	games := service.New(st, service.WithLogger(logger))
+	games := service.New(st, service.WithLogger(logger), service.WithLocalLocks())
 	api := httpapi.New(httpapi.Config{Games: games, PublicURL: public, Logger: logger})
 	if cfg.rate > 0 {
 		api = httpapi.Limit(api, httpapi.LimitConfig{PerSecond: cfg.rate, Burst: max(1, int(2*cfg.rate))})

@@ -170,6 +170,11 @@ func (h *handler) fail(w http.ResponseWriter, r *http.Request, err error) {
 }
 
 func writeError(w http.ResponseWriter, ae *apiError) {
+	if ae.status() == http.StatusServiceUnavailable {
+		// A busy game or a store hiccup passes quickly; the action id makes the
+		// retry safe.
+		w.Header().Set("Retry-After", "1")
+	}
 	var body errorBody
 	body.Error.Code, body.Error.Message = ae.code, ae.message
 	writeJSON(w, ae.status(), body)

@@ -602,7 +602,11 @@ func TestHealth(t *testing.T) {
 		t.Errorf("health %v", body)
 	}
 	broken := newEnv(t, Config{Games: service.New(failingStore{}, service.WithMaxRetries(1), service.WithLogger(slog.New(slog.DiscardHandler)))})
-	broken.ExpectError(broken.Do(apitest.Request{Method: "GET", Path: "/api/health"}), 503, CodeUnavailable)
+	res := broken.Do(apitest.Request{Method: "GET", Path: "/api/health"})
+	broken.ExpectError(res, 503, CodeUnavailable)
+	if res.Header.Get("Retry-After") == "" {
+		t.Error("a 503 without Retry-After")
+	}
 }
 
 // failingStore fails every call as an unreachable DynamoDB would.

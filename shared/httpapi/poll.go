@@ -7,8 +7,8 @@ import (
 )
 
 // How long a client should wait before its next poll, by the view's pace
-// (rules.Pace). Every view carries the hint as pollAfterMs (and the
-// X-Poll-After-Ms header, which a 304 carries too). Polls are most of what a game
+// (rules.Pace). Every view carries the hint as pollAfterMs; after a 304 a client
+// keeps the hint of the view it has, capped by its deadline. Polls are most of what a game
 // costs on AWS (an API Gateway request each), so a client polls fast only while
 // another's tap may hand it something to do; otherwise it waits for the deadline
 // that will next move the game, or a few seconds.

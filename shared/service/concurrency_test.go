@@ -77,6 +77,19 @@ func TestTenVotesAtOnce(t *testing.T) {
 	}
 }
 
+// TestTenVotesAtOnceWithLocalLocks: with the local locks of a one-process server
+// the ten votes wait for each other instead of racing: all counted, no conflict.
+func TestTenVotesAtOnceWithLocalLocks(t *testing.T) {
+	st := &conflictCounter{Store: store.NewMemory()}
+	svc := service.New(st, service.WithLogger(quiet), service.WithLocalLocks())
+	for range 10 {
+		voteRace(t, svc, svc)
+	}
+	if n := st.n.Load(); n != 0 {
+		t.Errorf("%d version conflicts with local locks, want 0", n)
+	}
+}
+
 // TestTenVotesAtOnceWithFaults is TestTenVotesAtOnce on a store that also makes
 // conflicts and transient failures up, some of them after the write landed.
 func TestTenVotesAtOnceWithFaults(t *testing.T) {
