@@ -387,7 +387,7 @@ func etagOf(rev service.Revision, token string) string {
 // revisioner is implemented by *service.Service: the revision a Read would
 // report, from one store read without building a view.
 type revisioner interface {
-	Revision(ctx context.Context, code string) (service.Revision, error)
+	Revision(ctx context.Context, code, token string) (service.Revision, error)
 }
 
 // notModified answers 304 if the client's If-None-Match names the game's
@@ -399,7 +399,7 @@ func (h *handler) notModified(w http.ResponseWriter, r *http.Request, code, toke
 	if len(inm) == 0 || !ok {
 		return false
 	}
-	rev, err := vr.Revision(r.Context(), code)
+	rev, err := vr.Revision(r.Context(), code, token)
 	if err != nil {
 		return false
 	}
@@ -549,7 +549,7 @@ func (l *lazy) Act(ctx context.Context, code, token string, a rules.Action) (rul
 }
 
 // Revision forwards to the built Games' Revision, if it has one.
-func (l *lazy) Revision(ctx context.Context, code string) (service.Revision, error) {
+func (l *lazy) Revision(ctx context.Context, code, token string) (service.Revision, error) {
 	g, err := l.get(ctx)
 	if err != nil {
 		return service.Revision{}, err
@@ -558,5 +558,5 @@ func (l *lazy) Revision(ctx context.Context, code string) (service.Revision, err
 	if !ok {
 		return service.Revision{}, errors.ErrUnsupported
 	}
-	return vr.Revision(ctx, code)
+	return vr.Revision(ctx, code, token)
 }

@@ -303,6 +303,12 @@ func TestRead(t *testing.T) {
 			}
 		}
 	}
+	// A forged token is refused even when If-None-Match would match anything.
+	for _, inm := range []string{"*", pubTag} {
+		res := e.Do(apitest.Request{Method: "GET", Path: "/api/games/" + code, Token: "forged-token",
+			Header: http.Header{"If-None-Match": {inm}}})
+		e.ExpectError(res, http.StatusUnauthorized, CodeUnauthorized)
+	}
 	// Another viewer's or an old ETag gets the view.
 	res := e.Do(apitest.Request{Method: "GET", Path: "/api/games/" + code, Header: http.Header{"If-None-Match": {hostTag}}})
 	e.Expect(res, http.StatusOK, nil)

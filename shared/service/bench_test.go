@@ -107,7 +107,7 @@ func BenchmarkRevision(b *testing.B) {
 			svc, g := midGame(b, s.open(b))
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := svc.Revision(ctx, g.Code); err != nil {
+				if _, err := svc.Revision(ctx, g.Code, ""); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -412,12 +412,13 @@ type Revision struct {
 	Tick    int
 }
 
-// Revision returns the revision a Read would report now, cheaply: one eventually
-// consistent read and no decoding, unless a deadline has passed (the next
-// deadline is kept outside the compressed state for this), in which case it
-// decodes the game and applies the clock. An HTTP layer can answer If-None-Match
-// with it before building a view. It checks no token; a revision is public.
-func (s *Service) Revision(ctx context.Context, code string) (Revision, error) {
+// Revision returns the revision a Read by the token's holder would report now,
+// cheaply, so that an HTTP layer can answer If-None-Match without building a
+// view: one eventually consistent read. The public screen's poll ("" token)
+// decodes nothing unless a deadline has passed (the next deadline is kept outside
+// the compressed state for this); a token is checked like Read checks it, so a
+// forged one is refused here too.
+func (s *Service) Revision(ctx context.Context, code, token string) (Revision, error) {
 	code, ok := normalizeCode(code)
 	if !ok {
 		return Revision{}, errNoGame()
@@ -440,13 +441,17 @@ func (s *Service) Revision(ctx context.Context, code string) (Revision, error) {
 			continue
 		}
 		now := s.now()
-		if due := storedDue(it.State); due.IsZero() || now.Before(due) {
+		due := storedDue(it.State)
+		if token == "" && (due.IsZero() || now.Before(due)) {
 			return Revision{Version: it.Version}, nil
 		}
 		env, err := decode(it.State)
 		if err != nil {
 			s.log.ErrorContext(ctx, "service: stored game unreadable", "op", "revision", "code", code, "version", it.Version, "err", err)
 			return Revision{}, fail(ErrInternal, "the game could not be read", err)
+		}
+		if _, ok := env.who(token); !ok {
+			return Revision{}, errToken()
 		}
 		return Revision{Version: it.Version, Tick: rules.Advance(env.State, now).Ticks - env.State.Ticks}, nil
 	}

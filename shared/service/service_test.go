@@ -423,7 +423,7 @@ func TestReadShowsDueTransition(t *testing.T) {
 		t.Fatal("night 1 has no deadline")
 	}
 	v0 := f.item(t, g.Code).Version
-	if r, err := f.svc.Revision(ctx, g.Code); err != nil || r != (service.Revision{Version: v0}) {
+	if r, err := f.svc.Revision(ctx, g.Code, ""); err != nil || r != (service.Revision{Version: v0}) {
 		t.Fatalf("Revision before the deadline = %+v, %v; want version %d", r, err, v0)
 	}
 	f.clk.Add(night.Phase.EndsAt.Sub(f.clk.Now()) + time.Second)
@@ -439,10 +439,15 @@ func TestReadShowsDueTransition(t *testing.T) {
 	}
 	// Revision agrees with Read after a deadline, for If-None-Match.
 	f.clk.Add(time.Duration(v.Rules.Speech+1) * time.Second)
-	r, err := f.svc.Revision(ctx, g.Code)
+	r, err := f.svc.Revision(ctx, g.Code, "")
 	if err != nil || r != (service.Revision{Version: v0, Tick: 2}) {
 		t.Errorf("Revision after a speech's deadline = %+v, %v; want %d.2", r, err, v0)
 	}
+	if pr, err := f.svc.Revision(ctx, g.Code, g.Players[0].Token); err != nil || pr != r {
+		t.Errorf("a player's Revision = %+v, %v; want %+v", pr, err, r)
+	}
+	_, err = f.svc.Revision(ctx, g.Code, "forged")
+	wantErr(t, "Revision with a forged token", err, service.ErrUnauthorized)
 	after := servicetest.MustRead(t, f.svc, g.Code, g.Players[0].Token)
 	if after.Version != r.Version || after.Tick != r.Tick || *after.Phase.Speaker == *v.Phase.Speaker {
 		t.Errorf("read: %d.%d speaker %s; want %d.%d and the next speaker", after.Version, after.Tick, *after.Phase.Speaker, r.Version, r.Tick)
@@ -536,7 +541,7 @@ func TestUnknownAndMalformedCodes(t *testing.T) {
 		wantErr(t, "read "+code, err, service.ErrNotFound)
 		_, err = f.svc.Act(ctx, code, "x", act(rules.ActStart))
 		wantErr(t, "act "+code, err, service.ErrNotFound)
-		_, err = f.svc.Revision(ctx, code)
+		_, err = f.svc.Revision(ctx, code, "")
 		wantErr(t, "revision "+code, err, service.ErrNotFound)
 	}
 }
@@ -759,7 +764,7 @@ func TestStaleReplica(t *testing.T) {
 	if v, err := svc.Read(ctx, c.Code, ""); err != nil || v.Version != 1 {
 		t.Fatalf("read of a game not yet on the replica: %v, version %d", err, v.Version)
 	}
-	if r, err := svc.Revision(ctx, c.Code); err != nil || r.Version != 1 {
+	if r, err := svc.Revision(ctx, c.Code, ""); err != nil || r.Version != 1 {
 		t.Fatalf("revision of a game not yet on the replica: %+v, %v", r, err)
 	}
 
