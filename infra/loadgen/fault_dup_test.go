@@ -27,39 +27,10 @@ type table struct {
 // newTable creates a game of preset with n players through the API and starts it.
 func newTable(t testing.TB, base string, preset string, n, firstSource int) *table {
 	t.Helper()
-	ctx := context.Background()
-	tb := &table{host: NewClient(base, SourceAddr(firstSource), nil), clients: map[string]*Client{}, tokens: map[string]string{}}
-	r, err := tb.host.JSON(ctx, "", http.MethodPost, "/api/games", "", map[string]any{"preset": preset})
-	if err != nil || r.Status != http.StatusCreated {
-		t.Fatalf("create: %v %d %s", err, r.Status, r.Body)
-	}
-	var c Created
-	if err := json.Unmarshal(r.Body, &c); err != nil {
-		t.Fatal(err)
-	}
-	tb.code, tb.hostTok = c.Code, c.HostToken
-	for i := 1; i <= n; i++ {
-		cl := NewClient(base, SourceAddr(firstSource+i), nil)
-		r, err := cl.JSON(ctx, "", http.MethodPost, "/api/games/"+tb.code+"/players", "", map[string]string{"name": fmt.Sprintf("Player %d", i)})
-		if err != nil || r.Status != http.StatusCreated {
-			t.Fatalf("join: %v %d %s", err, r.Status, r.Body)
-		}
-		var j Joined
-		if err := json.Unmarshal(r.Body, &j); err != nil {
-			t.Fatal(err)
-		}
-		tb.ids = append(tb.ids, j.PlayerID)
-		tb.clients[j.PlayerID], tb.tokens[j.PlayerID] = cl, j.Token
-	}
+	tb := newLobby(t, base, preset, n, firstSource)
 	if r := tb.act(t, tb.host, tb.hostTok, rules.Action{ID: "start", Type: rules.ActStart}); r.Status != http.StatusOK {
 		t.Fatalf("start: %d %s", r.Status, r.Body)
 	}
-	t.Cleanup(func() {
-		tb.host.Close()
-		for _, c := range tb.clients {
-			c.Close()
-		}
-	})
 	return tb
 }
 

@@ -300,7 +300,7 @@ func TestFaultHostileInput(t *testing.T) {
 }
 
 // newLobby creates a game of preset with n players, not started.
-func newLobby(t *testing.T, base, preset string, n, firstSource int) *table {
+func newLobby(t testing.TB, base, preset string, n, firstSource int) *table {
 	t.Helper()
 	ctx := context.Background()
 	tb := &table{host: NewClient(base, SourceAddr(firstSource), nil), clients: map[string]*Client{}, tokens: map[string]string{}}

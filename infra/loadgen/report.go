@@ -3,6 +3,7 @@ package loadgen
 import (
 	"bufio"
 	"fmt"
+	"maps"
 	"os"
 	"runtime"
 	"slices"
@@ -407,41 +408,19 @@ func (r Report) Text() string {
 	return b.String()
 }
 
-func sortedMap(m map[string]int) string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	parts := make([]string, len(keys))
-	for i, k := range keys {
-		parts[i] = fmt.Sprintf("%s:%d", k, m[k])
-	}
-	return "{" + strings.Join(parts, " ") + "}"
-}
+func sortedMap(m map[string]int) string { return "{" + sortedPairs(m, "%s:%d", " ") + "}" }
 
-func sortedMap64(m map[string]int64) string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	parts := make([]string, len(keys))
-	for i, k := range keys {
-		parts[i] = fmt.Sprintf("%s:%d", k, m[k])
-	}
-	return "{" + strings.Join(parts, ", ") + "}"
-}
+func sortedMap64(m map[string]int64) string { return "{" + sortedPairs(m, "%s:%d", ", ") + "}" }
 
-func sortedFloat(m map[string]float64) string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+func sortedFloat(m map[string]float64) string { return sortedPairs(m, "%s %.1f", ", ") }
+
+// sortedPairs formats m's entries in key order, each with format (key, value),
+// joined by sep.
+func sortedPairs[V any](m map[string]V, format, sep string) string {
+	keys := slices.Sorted(maps.Keys(m))
 	parts := make([]string, len(keys))
 	for i, k := range keys {
-		parts[i] = fmt.Sprintf("%s %.1f", k, m[k])
+		parts[i] = fmt.Sprintf(format, k, m[k])
 	}
-	return strings.Join(parts, ", ")
+	return strings.Join(parts, sep)
 }
