@@ -302,3 +302,31 @@ func (b *tailBuffer) String() string {
 	defer b.mu.Unlock()
 	return strings.TrimSpace(b.buf.String())
 }
+
+// Shared is one dynalite server for a whole test binary, started by the first
+// test that needs it: starting one per test would cost seconds each. A package's
+// TestMain calls Stop after m.Run.
+type Shared struct {
+	once sync.Once
+	srv  *Server
+	err  error
+}
+
+// Get returns the shared server, starting it on first use. It fails tb if
+// dynalite cannot start: tests that need it never skip.
+func (s *Shared) Get(tb testing.TB) *Server {
+	tb.Helper()
+	s.once.Do(func() { s.srv, s.err = Start(context.Background()) })
+	if s.err != nil {
+		tb.Fatalf("dynalite is needed for this test (run `npm ci` at the repository root, or make test): %v", s.err)
+	}
+	return s.srv
+}
+
+// Stop stops the shared server if a test started it.
+func (s *Shared) Stop() error {
+	if s.srv == nil {
+		return nil
+	}
+	return s.srv.Stop()
+}

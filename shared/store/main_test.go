@@ -3,7 +3,6 @@ package store_test
 import (
 	"fmt"
 	"os"
-	"sync"
 	"testing"
 
 	"citysleeps/infra/localdynamo"
@@ -16,30 +15,19 @@ func TestMain(m *testing.M) {
 		os.Exit(crashChild(path))
 	}
 	code := m.Run()
-	if dynaliteSrv != nil {
-		if err := dynaliteSrv.Stop(); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			code = 1
-		}
+	if err := shared.Stop(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		code = 1
 	}
 	os.Exit(code)
 }
 
-var (
-	dynaliteOnce sync.Once
-	dynaliteSrv  *localdynamo.Server
-	dynaliteErr  error
-)
+// shared is the package's one dynalite server.
+var shared localdynamo.Shared
 
-// dynalite returns the package's one dynalite server, starting it on first
-// use; it fails tb if dynalite cannot start (never skips).
+// dynalite returns the package's dynalite server, starting it on first use; it
+// fails tb if dynalite cannot start (never skips).
 func dynalite(tb testing.TB) *localdynamo.Server {
 	tb.Helper()
-	dynaliteOnce.Do(func() {
-		dynaliteSrv, dynaliteErr = localdynamo.Start(tb.Context())
-	})
-	if dynaliteErr != nil {
-		tb.Fatalf("dynalite is needed for this test: %v", dynaliteErr)
-	}
-	return dynaliteSrv
+	return shared.Get(tb)
 }
