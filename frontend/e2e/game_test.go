@@ -46,6 +46,7 @@ type game struct {
 	phaseSeen map[string]bool
 	// viewsChecked counts the views leak-checked per viewer ("" public, "host", player id).
 	viewsChecked map[string]int
+	viewsGzipped int // of them, how many came gzipped
 }
 
 // plan is how the table plays: whom to nominate and vote for.
@@ -553,7 +554,11 @@ func (g *game) finish() rules.View {
 	}
 	g.checkLeaks()
 	g.checkPages()
-	// The leak check saw every phone's traffic, not nothing.
+	// The leak check saw every phone's traffic, not nothing, and the browsers
+	// took the views gzipped, as they ask to.
+	if g.viewsGzipped == 0 {
+		g.t.Error("no view reached a browser gzipped")
+	}
 	for _, p := range g.phones {
 		if g.viewsChecked[p.id] < 10 {
 			g.t.Errorf("only %d views sent to %s were checked for leaks", g.viewsChecked[p.id], p.id)
@@ -645,6 +650,9 @@ func (g *game) checkLeaks() {
 		}
 		g.checkView(viewer, v, ex.Method+" "+ex.Path)
 		g.viewsChecked[viewer]++
+		if ex.Gzipped {
+			g.viewsGzipped++
+		}
 	}
 }
 

@@ -2,8 +2,10 @@ package e2e
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -85,7 +87,8 @@ type exchange struct {
 	Method, Path string
 	Token        string // the bearer token of the request, "" for none
 	Status       int
-	Body         []byte
+	Body         []byte // as the page reads it: inflated if it was sent gzipped
+	Gzipped      bool
 }
 
 type recorder struct {
@@ -114,6 +117,18 @@ func (r *recorder) wrap(next http.Handler) http.Handler {
 		cw := &captureWriter{ResponseWriter: w, status: http.StatusOK}
 		next.ServeHTTP(cw, req)
 		ex := exchange{Method: req.Method, Path: req.URL.Path, Token: token, Status: cw.status, Body: cw.buf.Bytes()}
+		if cw.Header().Get("Content-Encoding") == "gzip" {
+			// The browser asked for gzip and reads the view inflated; so does the
+			// leak check.
+			zr, err := gzip.NewReader(bytes.NewReader(ex.Body))
+			if err == nil {
+				ex.Body, err = io.ReadAll(zr)
+			}
+			if err != nil {
+				panic(fmt.Sprintf("a gzipped answer to %s %s does not inflate: %v", req.Method, req.URL.Path, err))
+			}
+			ex.Gzipped = true
+		}
 		r.mu.Lock()
 		defer r.mu.Unlock()
 		r.exchanges = append(r.exchanges, ex)

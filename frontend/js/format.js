@@ -32,6 +32,15 @@ export function countdown(phase, nowMs, skewMs = 0) {
   return { ms, seconds, text: clock(ms), urgent: seconds <= 10, paused: !!phase.paused };
 }
 
+// closingSeconds returns the whole seconds left of a hand-over (phase.closing: the
+// step is over and the next opens by itself at endsAt), or null when the phase is
+// not closing. A paused hand-over keeps the seconds it had left.
+export function closingSeconds(phase, nowMs, skewMs = 0) {
+  if (!phase || !phase.closing) return null;
+  const c = countdown(phase, nowMs, skewMs);
+  return c ? c.seconds : null;
+}
+
 // skewFrom estimates the server clock minus the local clock from a response's Date
 // header (one-second resolution) and the local time the response arrived. Small
 // differences are within the header's resolution and count as zero.

@@ -56,6 +56,7 @@ export const OPTIONS = [
   { key: 'extraSpeech', type: 'int', min: 0, max: 600, group: 'timers' },
   { key: 'night', type: 'int', min: 10, max: 1800, group: 'timers' },
   { key: 'vote', type: 'int', min: 5, max: 600, group: 'timers' },
+  { key: 'handOver', type: 'int', min: 0, max: 10, group: 'timers' },
 ];
 
 export const GROUPS = ['table', 'roles', 'win', 'night', 'day', 'fouls', 'timers'];
@@ -74,7 +75,7 @@ export function presetOptions(name) {
     commissar: 'check', testament: false, testamentKills: false, revealAfter: 0, doubleDeath: false,
     donChecks: true, doctorVictims: false, doctorOncePerPlayer: false, doctorNamesPatient: false,
     maniacSide: 'alone', warningsToMute: 3, warningsToRemove: 4,
-    speech: 60, defence: 30, lastWord: 60, intro: 30, extraSpeech: 0, night: 60, vote: 30,
+    speech: 60, defence: 30, lastWord: 60, intro: 30, extraSpeech: 0, night: 60, vote: 30, handOver: 4,
   };
   switch (name) {
     case 'sport':

@@ -4,15 +4,17 @@
 
 import { getView, sendAction, errorCode } from './api.js';
 import { Poller } from './poll.js';
-import { countdown, skewFrom } from './format.js';
+import { countdown, closingSeconds, skewFrom } from './format.js';
 import { keepAwake } from './device.js';
 import { normalize } from './view.js';
 
 export class Session {
-  // opts: {code, token, onChange(session), onFatal(status, body)}
-  constructor({ code, token, onChange, onFatal }) {
+  // opts: {code, token, t() (the current translator: the language may change during
+  // the game), onChange(session), onFatal(status, body)}
+  constructor({ code, token, t, onChange, onFatal }) {
     this.code = code;
     this.token = token || null;
+    this.t = t;
     this.onChange = onChange;
     this.onFatalCb = onFatal;
     this.view = null;
@@ -101,7 +103,8 @@ export class Session {
     return res;
   }
 
-  // tick redraws every countdown on the page.
+  // tick redraws every countdown on the page: the timers, and the words of a
+  // hand-over ("Next step in 3 seconds"), which a stale page hides (app.css).
   tick() {
     const phase = this.view && this.view.phase;
     const c = this.live ? countdown(phase, Date.now(), this.skew) : null;
@@ -110,6 +113,11 @@ export class Session {
       if (el.textContent !== text) el.textContent = text;
       el.classList.toggle('urgent', !!(c && c.urgent && !c.paused));
       el.classList.toggle('none', !c);
+    }
+    const n = closingSeconds(phase, Date.now(), this.skew);
+    for (const el of document.querySelectorAll('.js-closing')) {
+      const text = n === null ? '' : this.t()('phase.closing', { count: n });
+      if (el.textContent !== text) el.textContent = text;
     }
   }
 }

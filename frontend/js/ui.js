@@ -43,6 +43,13 @@ export function timer(t, cls = '') {
   return h('div', { class: ['timer', 'js-timer', cls], role: 'timer', 'aria-label': t('phase.timer') });
 }
 
+// closingLine counts a hand-over down in words ("Next step in 3 seconds"); the
+// session's tick writes it. It is no live region: a line read out every second
+// would drown the rest.
+export function closingLine(cls = '') {
+  return h('p', { class: ['closing-line', 'js-closing', cls] });
+}
+
 // phaseTitle names the phase in words.
 export function phaseTitle(t, view) {
   const p = view.phase;

@@ -1,6 +1,6 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { clock, remaining, countdown, skewFrom } from '../js/format.js';
+import { clock, remaining, countdown, closingSeconds, skewFrom } from '../js/format.js';
 
 test('clock shows m:ss, rounding up', () => {
   assert.equal(clock(60000), '1:00');
@@ -30,6 +30,18 @@ test('countdown describes running, paused and absent timers', () => {
   assert.deepEqual(countdown({ endsAt: null, paused: true, pausedLeftMs: 30500 }, now), { ms: 30500, seconds: 31, text: '0:31', urgent: false, paused: true });
   assert.equal(countdown({ endsAt: null }, now), null);
   assert.equal(countdown(null, now), null);
+});
+
+test('a hand-over counts its seconds down only while the phase is closing', () => {
+  const now = Date.parse('2030-01-01T00:00:00Z');
+  assert.equal(closingSeconds({ closing: true, endsAt: '2030-01-01T00:00:04Z' }, now), 4);
+  assert.equal(closingSeconds({ closing: true, endsAt: '2030-01-01T00:00:04Z' }, now + 3500), 1);
+  assert.equal(closingSeconds({ closing: true, endsAt: '2030-01-01T00:00:04Z' }, now + 9000), 0);
+  assert.equal(closingSeconds({ closing: true, endsAt: '2030-01-01T00:00:04Z' }, now, 2000), 2); // the server is 2 s ahead
+  assert.equal(closingSeconds({ closing: true, endsAt: null, paused: true, pausedLeftMs: 2500 }, now), 3);
+  assert.equal(closingSeconds({ endsAt: '2030-01-01T00:00:04Z' }, now), null);
+  assert.equal(closingSeconds({ closing: true, endsAt: null }, now), null);
+  assert.equal(closingSeconds(null, now), null);
 });
 
 test('skew from the Date header ignores differences within its resolution', () => {

@@ -108,6 +108,12 @@ test('translate picks plural forms by count', () => {
   assert.equal(translate('uk', 'host.count', { count: 2 }), '2 гравці');
   assert.equal(translate('ro', 'host.count', { count: 2 }), '2 jucători');
   assert.equal(translate('ro', 'host.count', { count: 20 }), '20 de jucători');
+  assert.equal(translate('en', 'phase.closing', { count: 1 }), 'Next step in 1 second');
+  assert.equal(translate('en', 'phase.closing', { count: 4 }), 'Next step in 4 seconds');
+  assert.equal(translate('ru', 'phase.closing', { count: 4 }), 'Следующий шаг — через 4 секунды');
+  assert.equal(translate('ru', 'phase.closing', { count: 5 }), 'Следующий шаг — через 5 секунд');
+  assert.equal(translate('uk', 'phase.closing', { count: 1 }), 'Наступний крок — за 1 секунду');
+  assert.equal(translate('ro', 'phase.closing', { count: 10 }), 'Pasul următor începe peste 10 secunde');
   assert.equal(translate('en', 'no.such.key'), 'no.such.key');
 });
 

@@ -20,5 +20,6 @@ test('a full view passes through unchanged in substance', () => {
   const view = { version: 1, players: [{ id: 'p1' }], actions: [], events: [{ type: 'started' }], rules: { preset: 'sport' },
     phase: { name: 'day', speaker: 'p1', endsAt: '2030-01-01T00:00:00Z', queue: ['p1'], candidates: [], nominations: [], voted: [] } };
   assert.deepEqual(normalize(view), view);
+  assert.equal(normalize({ phase: { name: 'day', closing: true } }).phase.closing, true);
   assert.equal(normalize(null), null);
 });

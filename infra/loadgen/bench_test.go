@@ -229,8 +229,7 @@ func BenchmarkGame(b *testing.B) {
 
 // BenchmarkLoad runs the load tool for eight games at once (one op; sped up
 // eightfold) against the local server on the embedded store, and reports the
-// latency percentiles, the share of 304s and the estimated cost of a real
-// 45-minute game. The full-size run is the loadgen command (see doc.go).
+// latency percentiles and the share of 304s. The full-size run is the loadgen command (see doc.go).
 func BenchmarkLoad(b *testing.B) {
 	target := benchTarget(b, StoreBolt)
 	const games = 8
@@ -250,8 +249,24 @@ func BenchmarkLoad(b *testing.B) {
 	b.ReportMetric(rep.Latency["action"].P99, "action-p99-ms")
 	b.ReportMetric(rep.Latency["poll"].P99, "poll-p99-ms")
 	b.ReportMetric(100*rep.Share304, "%304")
-	b.ReportMetric(rep.Cost.Requests, "real-requests/game")
+}
+
+// BenchmarkRealGame plays real games in virtual time (PlayRealGames: two of
+// each preset per op) and reports what one 45-minute game costs and how soon
+// a player asked to act sees it.
+func BenchmarkRealGame(b *testing.B) {
+	var rep RealReport
+	for b.Loop() {
+		var err error
+		if rep, err = PlayRealGames(AllPresets, 2, 1, People); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(rep.Cost.Requests, "requests/game")
 	b.ReportMetric(rep.Cost.Total, "USD/game")
+	b.ReportMetric(rep.PlayerEveryMs, "phone-poll-ms")
+	b.ReportMetric(rep.ScreenEveryMs, "screen-poll-ms")
+	b.ReportMetric(rep.Notice["all"].P95, "asked-seen-p95-ms")
 }
 
 // BenchmarkVoteBurst measures what the table's busiest moment costs: the ten

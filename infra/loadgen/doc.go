@@ -29,10 +29,21 @@
 //
 // Config.Speed divides every client-side wait (poll intervals, think time,
 // backoff); server timers are real. Games use short custom timers
-// (DefaultTimers). The report converts what the clients saw back to the real
-// cadence: the poll intervals are the server's own pollAfterMs values, and the
-// cost of a real 10-player 45-minute game is worked out from them (Project),
-// not from the length of the sped-up games.
+// (DefaultTimers), and bots act at once: the load run measures the server, not
+// what a game costs.
+//
+// # Real games
+//
+// The bill is worked out from real games instead: PlayReal plays one in virtual
+// time, through the real handler and service on the memory store, with the
+// presets' own timers and people's pace (Human: speeches that use most of their
+// minute, votes a few seconds after the vote opens, night tasks in ten), every
+// phone and the shared screen polling at the server's hints as the frontend
+// does, and gzip accepted as browsers accept it. Nothing sleeps, so a game of
+// half an hour takes a second. The Meter counts its requests, bytes and
+// DynamoDB units; Project turns them into one 45-minute game's bill (prices.go),
+// and each time the game asks a player to act, the delay until their phone
+// shows it is measured exactly.
 //
 // # Targets
 //

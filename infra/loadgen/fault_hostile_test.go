@@ -304,7 +304,9 @@ func newLobby(t testing.TB, base, preset string, n, firstSource int) *table {
 	t.Helper()
 	ctx := context.Background()
 	tb := &table{host: NewClient(base, SourceAddr(firstSource), nil), clients: map[string]*Client{}, tokens: map[string]string{}}
-	r, err := tb.host.JSON(ctx, "", http.MethodPost, "/api/games", "", map[string]any{"preset": preset})
+	// The tests move these games themselves (step, advance); a night that
+	// outlasts any of them keeps a slow machine's clock from moving one mid-test.
+	r, err := tb.host.JSON(ctx, "", http.MethodPost, "/api/games", "", map[string]any{"preset": preset, "options": map[string]int{"night": 1800}})
 	if err != nil || r.Status != http.StatusCreated {
 		t.Fatalf("create: %v %d %s", err, r.Status, r.Body)
 	}

@@ -30,9 +30,6 @@ func TestLoadBolt(t *testing.T) {
 	if rep.ItemMax == 0 || rep.ReadUnitsGame == 0 || rep.WriteUnitsGame == 0 {
 		t.Errorf("store figures missing: item %d B, %.1f RRU, %.1f WRU per game", rep.ItemMax, rep.ReadUnitsGame, rep.WriteUnitsGame)
 	}
-	if rep.Cost.Total <= 0 || rep.Cost.Requests <= 0 {
-		t.Errorf("no cost estimate: %+v", rep.Cost)
-	}
 }
 
 // TestLoadDynamo plays games on the DynamoDB store, served by dynalite on

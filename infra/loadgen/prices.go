@@ -95,7 +95,7 @@ type Projection struct {
 	// Request counts of one real game.
 	Polls      float64 `json:"polls"`    // GET /api/games/{code}
 	Polls304   float64 `json:"polls304"` // of which answered 304
-	Actions    float64 `json:"actions"`  // POST .../actions, retries included
+	Actions    float64 `json:"actions"`  // POST .../actions, refused ones included
 	Joins      float64 `json:"joins"`    // POST .../players, and the create
 	Requests   float64 `json:"requests"` // all of the above
 	LambdaGBs  float64 `json:"lambdaGbS"`
@@ -123,57 +123,82 @@ type Line struct {
 	Direct   bool    `json:"directOnly,omitempty"`     // only when clients call API Gateway directly
 }
 
-// PerRequest are the measured means for one kind of request, which the
-// projection multiplies by the real game's counts.
-type PerRequest struct {
-	HandlerMs  float64 `json:"handlerMs"`  // server time in the handler, without the store's
-	StoreCalls float64 `json:"storeCalls"` // store calls made (each adds DynamoCallMs in AWS)
-	ReadUnits  float64 `json:"readUnits"`  // DynamoDB RRU
-	WriteUnits float64 `json:"writeUnits"` // DynamoDB WRU
-	Bytes      float64 `json:"bytes"`      // response bytes, headers included
+// Usage is what some played games used, summed: their requests by kind, as a
+// Meter counts them, and how long the games lasted.
+type Usage struct {
+	Games   int
+	Minutes float64
+	Kinds   map[string]KindCost
 }
 
-// Cadence is what one real game is made of, for Project.
-type Cadence struct {
-	// PlayerEveryMs and ScreenEveryMs are the mean intervals between the polls
-	// of one phone and of the shared screen, at the server's real pollAfterMs.
-	PlayerEveryMs, ScreenEveryMs float64
-	// Share304 is the share of polls answered 304.
-	Share304 float64
-	// ActionsPerGame counts the action requests of one game, retries included.
-	ActionsPerGame float64
-	// The measured cost of each kind of request.
-	Poll304, Poll200, Action, Join PerRequest
+// Add sums the usage of one more game.
+func (u *Usage) Add(minutes float64, kinds map[string]KindCost) {
+	if u.Kinds == nil {
+		u.Kinds = map[string]KindCost{}
+	}
+	u.Games++
+	u.Minutes += minutes
+	for k, c := range kinds {
+		s := u.Kinds[k]
+		s.Requests += c.Requests
+		s.HandlerNs += c.HandlerNs
+		s.StoreNs += c.StoreNs
+		s.StoreCalls += c.StoreCalls
+		s.ReadUnits += c.ReadUnits
+		s.WriteUnits += c.WriteUnits
+		s.Bytes += c.Bytes
+		u.Kinds[k] = s
+	}
 }
 
-// Project estimates one real game: every phone polls every PlayerEveryMs and the
-// shared screen every ScreenEveryMs for RealGameMinutes; actions, joins and the
-// create are counted as measured per game.
-func Project(c Cadence) Projection {
+// Project estimates one real game of RealGameMinutes from u: polls and actions
+// at u's rate per minute of play, one create and the joins as in u's games.
+// Each request is billed for its kind's mean handler time plus DynamoCallMs
+// per store call.
+func Project(u Usage) Projection { return project(u, 0) }
+
+// ProjectEvery is Project with every client polling every everyMs instead of
+// at the server's hints (the polls' mix of 304s and full views as in u).
+func ProjectEvery(u Usage, everyMs float64) Projection { return project(u, everyMs) }
+
+func project(u Usage, everyMs float64) Projection {
 	var p Projection
-	ms := RealGameMinutes * 60_000
-	if c.PlayerEveryMs > 0 {
-		p.Polls += RealPlayers * ms / c.PlayerEveryMs
+	if u.Games == 0 || u.Minutes <= 0 {
+		return p
 	}
-	if c.ScreenEveryMs > 0 {
-		p.Polls += RealScreens * ms / c.ScreenEveryMs
+	perMinute := RealGameMinutes / u.Minutes // a kind's count in u, times this, is its count in one real game
+	perGame := 1 / float64(u.Games)
+	pollScale := perMinute
+	if everyMs > 0 {
+		polls := float64(u.Kinds[KindPoll304].Requests + u.Kinds[KindPoll200].Requests)
+		pollScale = (RealPlayers + RealScreens) * RealGameMinutes * 60_000 / everyMs / max(polls, 1)
 	}
-	p.Polls304 = p.Polls * c.Share304
-	polls200 := p.Polls - p.Polls304
-	p.Actions = c.ActionsPerGame
-	p.Joins = RealPlayers + 1
+	for kind, c := range u.Kinds {
+		if c.Requests == 0 {
+			continue
+		}
+		n := float64(c.Requests)
+		scale := perMinute
+		switch kind {
+		case KindPoll304, KindPoll200:
+			scale = pollScale
+			p.Polls += n * scale
+			if kind == KindPoll304 {
+				p.Polls304 += n * scale
+			}
+		case KindCreate, KindJoin:
+			scale = perGame
+			p.Joins += n * scale
+		default:
+			p.Actions += n * scale
+		}
+		billedMs := math.Ceil((float64(c.HandlerNs)/1e6 + float64(c.StoreCalls)*DynamoCallMs) / n) // billed per started ms
+		p.LambdaGBs += n * scale * billedMs / 1000 * LambdaMemoryMB / 1024
+		p.ReadUnits += c.ReadUnits * scale
+		p.WriteUnits += c.WriteUnits * scale
+		p.BytesOut += float64(c.Bytes) * scale
+	}
 	p.Requests = p.Polls + p.Actions + p.Joins
-	type part struct {
-		n float64
-		r PerRequest
-	}
-	for _, x := range []part{{p.Polls304, c.Poll304}, {polls200, c.Poll200}, {p.Actions, c.Action}, {p.Joins, c.Join}} {
-		billedMs := math.Ceil(x.r.HandlerMs + x.r.StoreCalls*DynamoCallMs) // billed per started ms
-		p.LambdaGBs += x.n * billedMs / 1000 * LambdaMemoryMB / 1024
-		p.ReadUnits += x.n * x.r.ReadUnits
-		p.WriteUnits += x.n * x.r.WriteUnits
-		p.BytesOut += x.n * x.r.Bytes
-	}
 	pr := Prices
 	add := func(price Price, qty float64, cfOnly, direct bool) {
 		l := Line{Item: price.Name, Quantity: qty, Unit: price.What, USD: price.cost(qty), CFOnly: cfOnly, Direct: direct}
@@ -195,29 +220,6 @@ func Project(c Cadence) Projection {
 	add(pr.CloudFrontDataOut, p.BytesOut, true, false)
 	p.TotalFunctionURL = p.Total - p.Lines[0].USD
 	return p
-}
-
-// EveryForBudget returns the mean poll interval (every client the same) at which
-// one real game costs budget dollars with clients calling API Gateway directly,
-// the rest of c as measured; 0 if even no polling at all is over budget.
-func EveryForBudget(c Cadence, budget float64) float64 {
-	lo, hi := 100.0, 600_000.0
-	at := func(every float64) float64 {
-		c.PlayerEveryMs, c.ScreenEveryMs = every, every
-		return Project(c).Total
-	}
-	if at(hi) > budget {
-		return 0
-	}
-	for range 60 {
-		mid := (lo + hi) / 2
-		if at(mid) > budget {
-			lo = mid
-		} else {
-			hi = mid
-		}
-	}
-	return hi
 }
 
 // PriceTable renders Prices for a report.

@@ -76,19 +76,7 @@ type Report struct {
 	ItemEndMean    float64               `json:"itemBytesAtEndMean"`
 	ItemEndMax     int                   `json:"itemBytesAtEndMax"`
 
-	Cost        Projection        `json:"cost"`
-	Sensitivity []CostAt          `json:"costByPollInterval"`
-	BudgetEvery float64           `json:"pollEveryMsForBudget"`
-	Targets     map[string]string `json:"targets"`
-}
-
-// CostAt is the cost of a real game if every client polled every EveryMs.
-type CostAt struct {
-	EveryMs  float64 `json:"everyMs"`
-	Requests float64 `json:"requests"`
-	USD      float64 `json:"usd"`
-	ViaCF    float64 `json:"viaCloudFrontUsd"`
-	FnURL    float64 `json:"functionUrlUsd"`
+	Targets map[string]string `json:"targets"`
 }
 
 // Machine describes this computer for a report: CPU model, cores, OS.
@@ -245,31 +233,6 @@ func Build(res *Result, t *Target) Report {
 		}
 	}
 
-	// The real game: the server's cadence over 45 minutes.
-	join := r.Kinds[KindJoin]
-	if c, ok := r.Kinds[KindCreate]; ok {
-		// one create per eleven joins and creates
-		join = PerRequest{HandlerMs: (join.HandlerMs*10 + c.HandlerMs) / 11, StoreCalls: (join.StoreCalls*10 + c.StoreCalls) / 11,
-			ReadUnits: (join.ReadUnits*10 + c.ReadUnits) / 11, WriteUnits: (join.WriteUnits*10 + c.WriteUnits) / 11, Bytes: (join.Bytes*10 + c.Bytes) / 11}
-	}
-	cad := Cadence{PlayerEveryMs: r.PlayerEvery, ScreenEveryMs: r.ScreenEvery, Share304: r.Share304,
-		ActionsPerGame: float64(r.Requests["action"]) / float64(max(1, r.Finished)),
-		Poll304:        r.Kinds[KindPoll304], Poll200: r.Kinds[KindPoll200], Action: r.Kinds[KindAction], Join: join}
-	r.Cost = Project(cad)
-	for _, every := range []float64{700, 1000, 1500, 2000, 3000, 5000, 8000} {
-		c := cad
-		c.PlayerEveryMs, c.ScreenEveryMs = every, every
-		p := Project(c)
-		r.Sensitivity = append(r.Sensitivity, CostAt{EveryMs: every, Requests: p.Requests, USD: p.Total, ViaCF: p.TotalViaCF, FnURL: p.TotalFunctionURL})
-	}
-	r.BudgetEvery = EveryForBudget(cad, TargetCostPerGame)
-
-	verdict := func(ok bool, s string) string {
-		if ok {
-			return "met: " + s
-		}
-		return "MISSED: " + s
-	}
 	r.Targets["lost/doubled = 0"] = verdict(r.Check.Lost == 0 && r.Check.Doubled == 0 && r.Rollbacks == 0,
 		fmt.Sprintf("%d lost, %d doubled, %d rollbacks", r.Check.Lost, r.Check.Doubled, r.Rollbacks))
 	r.Targets["answers true"] = verdict(r.Check.Misreported == 0,
@@ -277,8 +240,24 @@ func Build(res *Result, t *Target) Report {
 	r.Targets["games finished"] = verdict(r.Finished == r.Games, fmt.Sprintf("%d of %d", r.Finished, r.Games))
 	r.Targets["p99 action < 50 ms"] = verdict(r.Latency["action"].P99 < 50, fmt.Sprintf("%.1f ms", r.Latency["action"].P99))
 	r.Targets["p99 poll < 10 ms"] = verdict(r.Latency["poll"].P99 < 10, fmt.Sprintf("%.1f ms", r.Latency["poll"].P99))
-	r.Targets["cost ≤ $0.006/game"] = verdict(r.Cost.Total <= TargetCostPerGame, fmt.Sprintf("$%.4f (direct), $%.4f (via CloudFront)", r.Cost.Total, r.Cost.TotalViaCF))
 	return r
+}
+
+// PerRequest are the measured means for one kind of request.
+type PerRequest struct {
+	HandlerMs  float64 `json:"handlerMs"`  // server time in the handler, without the store's
+	StoreCalls float64 `json:"storeCalls"` // store calls made
+	ReadUnits  float64 `json:"readUnits"`  // DynamoDB RRU
+	WriteUnits float64 `json:"writeUnits"` // DynamoDB WRU
+	Bytes      float64 `json:"bytes"`      // response bytes, headers included
+}
+
+// verdict says whether a target is met, and by what figure.
+func verdict(ok bool, s string) string {
+	if ok {
+		return "met: " + s
+	}
+	return "MISSED: " + s
 }
 
 // Text renders the report as a plain-text table.
@@ -368,31 +347,6 @@ func (r Report) Text() string {
 	}
 	w("  item size           max %d B; at game end mean %.0f B, max %d B", r.ItemMax, r.ItemEndMean, r.ItemEndMax)
 	w("")
-	c := r.Cost
-	w("COST OF ONE REAL 10-PLAYER 45-MINUTE GAME (real cadence, us-east-1 list prices)")
-	w("  requests            %.0f = %.0f polls (%.0f answered 304) + %.0f actions + %.0f joins/create", c.Requests, c.Polls, c.Polls304, c.Actions, c.Joins)
-	w("  Lambda %.2f GB-s (%d MB, handler time + %.0f ms per DynamoDB call), DynamoDB %.0f RRU + %.0f WRU, %.1f MB out",
-		c.LambdaGBs, LambdaMemoryMB, DynamoCallMs, c.ReadUnits, c.WriteUnits, c.BytesOut/1e6)
-	for _, l := range c.Lines {
-		note := ""
-		if l.CFOnly {
-			note = "  (only with /api/* through CloudFront)"
-		}
-		if l.Direct {
-			note = "  (only without CloudFront)"
-		}
-		w("  %-36s %12.1f %-9s $%.5f%s", l.Item, l.Quantity, l.Unit, l.USD, note)
-	}
-	w("  TOTAL               $%.4f calling API Gateway directly; $%.4f with /api/* through CloudFront (target $%.3f)", c.Total, c.TotalViaCF, TargetCostPerGame)
-	w("                      $%.4f if the same requests went to Lambda function URLs (no API Gateway)", c.TotalFunctionURL)
-	w("  if every client polled every …   (API Gateway direct / via CloudFront / function URL)")
-	for _, s := range r.Sensitivity {
-		w("    %5.0f ms: %6.0f requests, $%.4f / $%.4f / $%.4f", s.EveryMs, s.Requests, s.USD, s.ViaCF, s.FnURL)
-	}
-	if r.BudgetEvery > 0 {
-		w("  $%.3f per game needs a mean poll interval of %.1f s per client", TargetCostPerGame, r.BudgetEvery/1000)
-	}
-	w("")
 	w("TARGETS")
 	keys := make([]string, 0, len(r.Targets))
 	for k := range r.Targets {
@@ -402,9 +356,6 @@ func (r Report) Text() string {
 	for _, k := range keys {
 		w("  %-22s %s", k, r.Targets[k])
 	}
-	w("")
-	w("PRICES (one table: loadgen.Prices)")
-	b.WriteString(PriceTable())
 	return b.String()
 }
 

@@ -14,12 +14,12 @@ import (
 	"citysleeps/shared/rules"
 )
 
-// DefaultTimers are the short custom timers (seconds) the simulated games use,
-// so that a game whose bots act at once never waits long on a deadline they
-// missed. Each is at least the nearDeadline window of the poll hint (5 s)
-// plus a few seconds, so that most polls get the ordinary hint and not the
-// "deadline is near" one.
-var DefaultTimers = map[string]int{"speech": 15, "defence": 15, "lastWord": 15, "intro": 15, "night": 20, "vote": 15}
+// DefaultTimers are the short custom timers (seconds) the load run's games
+// use, so that a game whose bots act at once never waits long on a deadline
+// they missed, and no hand-over: each tap moves the game at once, so bots that
+// act in an instant put the most writes on the server (the hand-over is
+// measured by the real games, PlayReal).
+var DefaultTimers = map[string]int{"speech": 15, "defence": 15, "lastWord": 15, "intro": 15, "night": 20, "vote": 15, "handOver": 0}
 
 // AllPresets are the rule sets the bench plays, one game after another in turn.
 var AllPresets = []string{rules.PresetSport, rules.PresetClassic, rules.PresetParty, rules.PresetManiac}

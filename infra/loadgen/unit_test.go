@@ -36,18 +36,24 @@ func TestPercentile(t *testing.T) {
 }
 
 // TestProjectNaivePolling checks the cost model against the issue's own figure:
-// ten phones polling every 2 s for 45 minutes cost about $0.018, most of it API
-// Gateway requests.
+// ten phones and a screen polling every 2 s for 45 minutes cost about $0.018,
+// most of it API Gateway requests.
 func TestProjectNaivePolling(t *testing.T) {
-	poll := PerRequest{HandlerMs: 1, StoreCalls: 1, ReadUnits: 0.5, Bytes: 400}
-	c := Cadence{PlayerEveryMs: 2000, Share304: 0.8, ActionsPerGame: 200,
-		Poll304: poll, Poll200: poll, Action: PerRequest{HandlerMs: 2, StoreCalls: 2, ReadUnits: 1, WriteUnits: 2, Bytes: 3000}, Join: poll}
-	p := Project(c)
-	if p.Polls != 10*45*60/2 {
-		t.Errorf("polls %v, want 13500", p.Polls)
+	poll := KindCost{Requests: 1000, HandlerNs: 1000 * 1e6, StoreCalls: 1000, ReadUnits: 500, Bytes: 400 * 1000}
+	u := Usage{Games: 2, Minutes: 90, Kinds: map[string]KindCost{
+		KindPoll304: poll, KindPoll200: poll,
+		KindAction: {Requests: 400, HandlerNs: 400 * 2e6, StoreCalls: 800, ReadUnits: 400, WriteUnits: 800, Bytes: 400 * 3000},
+		KindJoin:   {Requests: 20, HandlerNs: 20 * 1e6, StoreCalls: 40, ReadUnits: 20, WriteUnits: 40, Bytes: 20 * 3000},
+	}}
+	p := ProjectEvery(u, 2000)
+	if want := 11.0 * 45 * 60 / 2; math.Abs(p.Polls-want) > 1e-6 || math.Abs(p.Polls304-want/2) > 1e-6 {
+		t.Errorf("polls %v (304: %v), want %v (half)", p.Polls, p.Polls304, want)
 	}
-	if p.Total < 0.016 || p.Total > 0.020 {
-		t.Errorf("naive polling costs $%.4f, want about $0.018", p.Total)
+	if p.Actions != 200 || p.Joins != 10 {
+		t.Errorf("actions %v, joins %v: want 200 per 45 minutes and 10 per game", p.Actions, p.Joins)
+	}
+	if p.Total < 0.016 || p.Total > 0.021 { // the issue's $0.018 is for ten phones; the screen adds a tenth
+		t.Errorf("naive polling costs $%.4f, want about $0.018-0.020", p.Total)
 	}
 	apigw := p.Lines[0]
 	if apigw.Item != Prices.APIGatewayHTTPRequest.Name || apigw.USD < p.Total/2 {
@@ -56,10 +62,9 @@ func TestProjectNaivePolling(t *testing.T) {
 	if p.TotalViaCF <= p.Total {
 		t.Errorf("CloudFront in front adds its request price: $%.4f vs $%.4f", p.TotalViaCF, p.Total)
 	}
-	every := EveryForBudget(c, TargetCostPerGame)
-	c.PlayerEveryMs, c.ScreenEveryMs = every, every
-	if got := Project(c).Total; math.Abs(got-TargetCostPerGame) > 1e-5 {
-		t.Errorf("at %.0f ms the game costs $%.5f, want $%.3f", every, got, TargetCostPerGame)
+	// At the games' own cadence: 2,000 polls in 90 minutes are 1,000 per 45.
+	if got := Project(u); math.Abs(got.Polls-1000) > 1e-6 || got.Total >= p.Total {
+		t.Errorf("own cadence: %v polls, $%.4f", got.Polls, got.Total)
 	}
 }
 

@@ -102,7 +102,7 @@ func FuzzAct(f *testing.F) {
 	}
 	e := newEnv(f, Config{})
 	code, host, tokens, ids := e.table("classic", 6)
-	e.MustAct(code, host, rules.Action{ID: "s", Type: rules.ActStart})
+	e.start(code, host, "s")
 	f.Fuzz(func(t *testing.T, body []byte, asHost bool) {
 		e.TB = t
 		token := tokens[ids[0]]

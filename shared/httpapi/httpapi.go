@@ -421,7 +421,7 @@ func (h *handler) writeView(w http.ResponseWriter, r *http.Request, v rules.View
 		w.WriteHeader(http.StatusNotModified)
 		return
 	}
-	writeRaw(w, http.StatusOK, "application/json", h.viewJSON(v))
+	writeJSONBody(w, r, http.StatusOK, h.viewJSON(v))
 }
 
 // etagMatch is the weak comparison of RFC 9110 13.1.2 against every entity tag

@@ -2,9 +2,11 @@ package httpapi
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -35,6 +37,18 @@ func (c *clock) Now() time.Time {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.t
+}
+
+// start deals the cards and lets the hand-over before the first night pass on
+// the clock; it returns the host's view of the night.
+func (e *env) start(code, host, id string) apitest.View {
+	v := e.MustAct(code, host, rules.Action{ID: id, Type: rules.ActStart})
+	if !v.Phase.Closing || v.Phase.EndsAt == nil {
+		e.TB.Fatalf("after start: phase %s closing %v, want the hand-over before the night", v.Phase.Name, v.Phase.Closing)
+	}
+	e.clock.Add(v.Phase.EndsAt.Sub(e.clock.Now()))
+	night, _ := e.Read(code, host)
+	return night
 }
 
 func (c *clock) Add(d time.Duration) {
@@ -135,8 +149,8 @@ func TestCreate(t *testing.T) {
 		c.Game.Rules.Speech != 45 || c.Game.Phase.Name != rules.PhaseLobby {
 		t.Errorf("game %+v", c.Game.View)
 	}
-	if c.Game.PollAfterMs != pollWatching.Milliseconds() {
-		t.Errorf("pollAfterMs %d, want %d", c.Game.PollAfterMs, pollWatching.Milliseconds())
+	if c.Game.PollAfterMs != pollWatchingModerated.Milliseconds() { // a moderator's console
+		t.Errorf("pollAfterMs %d, want %d", c.Game.PollAfterMs, pollWatchingModerated.Milliseconds())
 	}
 	if got := res.Header.Get("Location"); got != "/api/games/"+c.Code {
 		t.Errorf("Location %q", got)
@@ -214,7 +228,8 @@ func TestJoin(t *testing.T) {
 	if j.Game.Players[0].Name != "Аня" {
 		t.Errorf("name %q, want it trimmed", j.Game.Players[0].Name)
 	}
-	if j.Game.Version != 2 || j.Game.PollAfterMs != pollWatching.Milliseconds() {
+	// In the lobby the host's start is one step away (sport's 4 s hand-over).
+	if j.Game.Version != 2 || j.Game.PollAfterMs != (4*time.Second-handOverMargin).Milliseconds() {
 		t.Errorf("version %d, pollAfterMs %d", j.Game.Version, j.Game.PollAfterMs)
 	}
 	// Lower case codes are the same game.
@@ -259,7 +274,9 @@ func TestJoinErrors(t *testing.T) {
 	}
 	e.MustAct(code, host, rules.Action{ID: "s", Type: rules.ActStart})
 	before := e.version(code)
-	e.ExpectError(e.raw("POST", path, "", `{"name":"Late"}`), 409, "wrong_phase")
+	e.ExpectError(e.raw("POST", path, "", `{"name":"Late"}`), 409, "wrong_phase") // in the hand-over
+	e.clock.Add(time.Minute)
+	e.ExpectError(e.raw("POST", path, "", `{"name":"Late"}`), 409, "wrong_phase") // at night
 	if e.version(code) != before {
 		t.Error("version changed after a refused join")
 	}
@@ -357,7 +374,7 @@ func TestReadErrors(t *testing.T) {
 func TestAct(t *testing.T) {
 	e := newEnv(t, Config{})
 	code, host, tokens, ids := e.table("sport", 10)
-	v := e.MustAct(code, host, rules.Action{ID: "start-1", Type: rules.ActStart})
+	v := e.start(code, host, "start-1")
 	if v.Phase.Name != rules.PhaseNight || v.Version != 12 {
 		t.Fatalf("after start: phase %s, version %d", v.Phase.Name, v.Version)
 	}
@@ -430,7 +447,7 @@ func TestActErrors(t *testing.T) {
 		})
 	}
 	// In play: the dead, the wrong role, acting twice.
-	e.MustAct(code, host, rules.Action{ID: "s", Type: rules.ActStart})
+	e.start(code, host, "s")
 	for _, tc := range []struct {
 		name, token, body string
 		status            int
@@ -459,7 +476,7 @@ func TestActErrors(t *testing.T) {
 func TestPaused(t *testing.T) {
 	e := newEnv(t, Config{})
 	code, host, tokens, ids := e.table("classic", 5)
-	e.MustAct(code, host, rules.Action{ID: "s", Type: rules.ActStart})
+	e.start(code, host, "s")
 	v := e.MustAct(code, host, rules.Action{ID: "p", Type: rules.ActPause})
 	if !v.Phase.Paused || v.PollAfterMs != pollIdle.Milliseconds() {
 		t.Errorf("paused %v, pollAfterMs %d", v.Phase.Paused, v.PollAfterMs)
@@ -474,7 +491,7 @@ func TestPaused(t *testing.T) {
 func TestDeadlinesMoveTheGame(t *testing.T) {
 	e := newEnv(t, Config{})
 	code, host, tokens, ids := e.table("classic", 5)
-	v := e.MustAct(code, host, rules.Action{ID: "s", Type: rules.ActStart})
+	v := e.start(code, host, "s")
 	ends := *v.Phase.EndsAt
 	// A player with a night task polls at the acting pace; near the deadline
 	// every viewer polls just after it.
@@ -714,26 +731,38 @@ func TestRoutes(t *testing.T) {
 	}
 }
 
+// TestPollAfter: the hint follows the pace. With a hand-over a player Steps
+// steps from being asked polls a little more often than Steps hand-overs; a
+// human moderator's table, which moves on at once, polls within a second.
 func TestPollAfter(t *testing.T) {
 	now := time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
 	at := func(d time.Duration) *time.Time { t := now.Add(d); return &t }
+	three := rules.Options{HandOver: 3}
 	day := func(m string, pace rules.Pace, left time.Duration) rules.View {
-		return rules.View{Moderator: m, Pace: pace, Phase: rules.PhaseView{Name: rules.PhaseDay, EndsAt: at(left)}}
+		return rules.View{Moderator: m, Rules: three, Pace: pace, Phase: rules.PhaseView{Name: rules.PhaseDay, EndsAt: at(left)}}
 	}
+	noHandOver := day("app", rules.Pace{Steps: 1}, time.Minute)
+	noHandOver.Rules.HandOver = 0
 	tests := []struct {
 		name string
 		v    rules.View
 		want time.Duration
 	}{
 		{"over", rules.View{Phase: rules.PhaseView{Name: rules.PhaseGameOver}}, pollOver},
-		{"lobby", rules.View{Pace: rules.PaceWatching, Phase: rules.PhaseView{Name: rules.PhaseLobby}}, pollWatching},
-		{"urgent", day("app", rules.PaceUrgent, time.Minute), pollUrgent},
-		{"acting", day("app", rules.PaceActing, time.Minute), pollActing},
-		{"watching", day("app", rules.PaceWatching, time.Minute), pollWatching},
-		{"idle", day("app", rules.PaceIdle, time.Minute), pollIdle},
-		{"idle until the deadline", day("app", rules.PaceIdle, 3*time.Second), 3*time.Second + deadlineSlack},
-		{"floor", day("app", rules.PaceIdle, -time.Second), pollMin},
-		{"human moderator: no deadline cap", day("host", rules.PaceIdle, time.Second), pollIdle},
+		{"lobby, a player", rules.View{Moderator: "app", Rules: three, Pace: rules.Pace{Watching: true, Steps: 1}, Phase: rules.PhaseView{Name: rules.PhaseLobby}}, 3*time.Second - handOverMargin},
+		{"lobby, the screen", rules.View{Moderator: "app", Rules: three, Pace: rules.Pace{Watching: true}, Phase: rules.PhaseView{Name: rules.PhaseLobby}}, pollWatching},
+		{"next speaker", day("app", rules.Pace{Steps: 1}, time.Minute), 3*time.Second - handOverMargin},
+		{"two steps away", day("app", rules.Pace{Steps: 2}, time.Minute), 6*time.Second - handOverMargin},
+		{"no hand-over", noHandOver, pollUrgent},
+		{"acting", day("app", rules.Pace{Acting: true}, time.Minute), pollActing},
+		{"watching", day("app", rules.Pace{Watching: true}, time.Minute), pollWatching},
+		{"idle", day("app", rules.Pace{}, time.Minute), pollIdle},
+		{"idle until the deadline", day("app", rules.Pace{}, 3*time.Second), 3*time.Second + deadlineSlack},
+		{"floor", day("app", rules.Pace{}, -time.Second), pollMin},
+		{"human moderator: no deadline cap", day("host", rules.Pace{}, time.Second), pollIdle},
+		{"human moderator: next speaker", day("host", rules.Pace{Steps: 1}, time.Minute), pollUrgent},
+		{"human moderator: acting", day("host", rules.Pace{Acting: true}, time.Minute), pollActingModerated},
+		{"moderator's console", day("host", rules.Pace{Watching: true}, time.Minute), pollWatchingModerated},
 	}
 	for _, tc := range tests {
 		if got := pollAfter(tc.v, now); got != tc.want {
@@ -784,5 +813,47 @@ func TestLimit(t *testing.T) {
 	l.allow("c")
 	if len(l.buckets) != 1 {
 		t.Errorf("%d buckets kept, want 1", len(l.buckets))
+	}
+}
+
+// TestViewGzip: a client that takes gzip gets a large view compressed, and the
+// same JSON once inflated; one that does not (or refuses it) gets it plain.
+func TestViewGzip(t *testing.T) {
+	e := newEnv(t, Config{})
+	code, host, _, _ := e.table("sport", 10)
+	get := func(enc string) *httptest.ResponseRecorder {
+		r := httptest.NewRequest("GET", "/api/games/"+code, nil)
+		r.Header.Set("Authorization", "Bearer "+host)
+		if enc != "" {
+			r.Header.Set("Accept-Encoding", enc)
+		}
+		w := httptest.NewRecorder()
+		e.h.ServeHTTP(w, r)
+		return w
+	}
+	plain := get("")
+	if plain.Code != 200 || plain.Header().Get("Content-Encoding") != "" || !json.Valid(plain.Body.Bytes()) {
+		t.Fatalf("plain: %d %q", plain.Code, plain.Header().Get("Content-Encoding"))
+	}
+	if refused := get("gzip;q=0, identity"); refused.Header().Get("Content-Encoding") != "" {
+		t.Errorf("gzip;q=0 was answered with gzip")
+	}
+	z := get("gzip, deflate, br")
+	if z.Header().Get("Content-Encoding") != "gzip" || !strings.Contains(z.Header().Get("Vary"), "Accept-Encoding") {
+		t.Fatalf("gzip: encoding %q, vary %q", z.Header().Get("Content-Encoding"), z.Header().Get("Vary"))
+	}
+	zr, err := gzip.NewReader(z.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inflated, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(inflated, plain.Body.Bytes()) {
+		t.Errorf("inflated view differs from the plain one")
+	}
+	if z.Body.Len()*2 > len(inflated) {
+		t.Errorf("gzip saved little: %d → %d bytes", len(inflated), z.Body.Len())
 	}
 }

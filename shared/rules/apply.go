@@ -27,7 +27,7 @@ const MaxName = 24
 // The name must already be trimmed; it must be unique at the table.
 func Join(s State, name string, now time.Time) (State, string, error) {
 	switch {
-	case s.Phase.Name != PhaseLobby:
+	case s.Phase.Name != PhaseLobby || s.Phase.Closing:
 		return s, "", refusal(ErrWrongPhase, "the game has started; joining is closed")
 	case name == "" || utf8.RuneCountInString(name) > MaxName || !utf8.ValidString(name):
 		return s, "", refusal(ErrBadField, "a name is 1 to 24 characters")
@@ -146,6 +146,9 @@ func (s *State) diagnose(p *Player, a Action) error {
 		}
 		return ErrWrongPhase
 	}
+	if s.Phase.Closing {
+		return refusal(ErrWrongPhase, "this step is over; the next one opens in a moment")
+	}
 	if s.Phase.Name != PhaseLobby && !p.Alive && s.speaker() != p.ID {
 		return ErrDead
 	}
@@ -228,7 +231,7 @@ func (s *State) do(actor Actor, a Action, now time.Time) error {
 	case ActWithdraw:
 		s.withdraw(actor.Player)
 	case ActEndSpeech:
-		s.nextSpeaker(now)
+		s.complete(now)
 	case ActRaiseHand:
 		s.Hands = append(s.Hands, actor.Player)
 		s.log(ToAll, Event{Type: EvHand, Target: actor.Player})
@@ -261,7 +264,9 @@ func (s *State) start(seed [32]byte, now time.Time) {
 		s.Players[i].Role = deck[i]
 	}
 	s.log(ToAll, Event{Type: EvStarted})
-	s.startNight(now)
+	// The cards are dealt; the night falls after the hand-over, as every phone
+	// turns to its night task.
+	s.complete(now)
 }
 
 // Deck returns the cards for a table of n players, in a fixed order.

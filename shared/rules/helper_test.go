@@ -72,6 +72,11 @@ func (g *game) apply(actor Actor, a Action) error {
 		return err
 	}
 	g.s = n
+	// A step a tap completed closes for the hand-over (Options.HandOver); the
+	// scripts go on from the step it opens.
+	if g.s.Phase.Closing {
+		g.tick(g.s.Phase.EndsAt.Sub(g.now))
+	}
 	return nil
 }
 

@@ -22,7 +22,7 @@ func Legal(s State, actor Actor) []Option {
 		return s.hostOptions()
 	}
 	p := s.player(actor.Player)
-	if p == nil || s.Phase.Paused > 0 {
+	if p == nil || s.Phase.Paused > 0 || s.Phase.Closing {
 		return nil
 	}
 	return s.playerOptions(p)
@@ -31,6 +31,10 @@ func Legal(s State, actor Actor) []Option {
 func (s *State) hostOptions() []Option {
 	all := s.ids(func(*Player) bool { return true })
 	alive := s.ids(func(p *Player) bool { return p.Alive })
+	if s.Phase.Name == PhaseLobby && s.Phase.Closing {
+		// Dealt: the night falls in a moment, or now if the host moves on.
+		return []Option{{Type: ActAdvance}}
+	}
 	if s.Phase.Name == PhaseLobby {
 		opts := []Option{{Type: ActConfigure}, {Type: ActManiacSide}}
 		if len(all) > 0 {

@@ -70,7 +70,7 @@ func (s *State) nightMaybeOver(now time.Time) {
 			return
 		}
 	}
-	s.endNightStep(now)
+	s.complete(now)
 }
 
 // endNightStep resolves the night: the kills and protections of the night step, then

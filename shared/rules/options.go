@@ -140,6 +140,13 @@ type Options struct {
 	Intro    int `json:"intro"`
 	Night    int `json:"night"`
 	Vote     int `json:"vote"`
+	// HandOver is the pause, in seconds, between a step that a tap ends early
+	// ("Thank you", the last vote, the last night task) and the next one, while
+	// the app announces what comes, as a host does ("Thank you. Player 5, your
+	// minute."). Because of it a phone learns of the next step before it opens
+	// without polling every second (see PaceOf). 0 moves on at once. Only the
+	// app moderates with it; a human moderator moves on when they choose.
+	HandOver int `json:"handOver"`
 }
 
 // Preset names.
@@ -166,6 +173,7 @@ func Preset(name string) (Options, error) {
 		LastWords: "all", Commissar: "check", DonChecks: true, ManiacSide: "alone",
 		WarningsToMute: 3, WarningsToRemove: 4,
 		Speech: 60, Defence: 30, LastWord: 60, Intro: 30, Night: 60, Vote: 30,
+		HandOver: 4,
 	}
 	switch name {
 	case PresetSport, PresetCustom:
@@ -285,6 +293,7 @@ func (o Options) Validate() error {
 		{"night", o.Night, 10, 1800},
 		{"vote", o.Vote, 5, 600},
 		{"extraSpeech", o.ExtraSpeech, 0, 600},
+		{"handOver", o.HandOver, 0, 10},
 	}
 	for _, r := range ranges {
 		if r.v < r.lo || r.v > r.hi {

@@ -6,68 +6,61 @@ import (
 )
 
 // Pace says how soon a viewer's screen may change in a way that matters to them,
-// so that a client polls fast only when it must: a player who is about to be asked
-// to act sees it within a second, and everyone else polls rarely. Most of what a
+// so that a client polls fast only when it must: a player whom another's tap may
+// ask to act learns of it in time, and everyone else polls rarely. Most of what a
 // game costs on AWS is these polls.
-type Pace int
+type Pace struct {
+	// Acting: the game waits for this viewer now; their own action brings the
+	// next view.
+	Acting bool
+	// Watching: a screen that follows the table as it happens: the shared
+	// screen, a moderator, the lobby's list of names.
+	Watching bool
+	// Steps: the game asks this viewer to act once this many more steps have
+	// ended, and others' taps may end them; 0 if not within paceLookahead steps.
+	// With a hand-over (Options.HandOver) each step a tap ends lasts at least
+	// the hand-over, so a client that polls a little more often than Steps
+	// hand-overs sees the step that asks it as it opens.
+	Steps int
+}
 
-// The paces, slowest first.
-const (
-	// PaceIdle: nobody but the clock (or the host) can change what this viewer
-	// needs; the client may wait for the deadline.
-	PaceIdle Pace = iota
-	// PaceActing: the viewer has something to do; their own action brings the
-	// next view, and the others' acts do not change what they must do.
-	PaceActing
-	// PaceWatching: others are acting now and this screen shows it as it
-	// happens: the shared screen, a moderator.
-	PaceWatching
-	// PaceUrgent: others are acting now, and their act may hand this viewer
-	// something to do (the next speaker, the vote about to open, the night that
-	// is about to fall).
-	PaceUrgent
-)
+// paceLookahead is how many steps ahead PaceOf looks.
+const paceLookahead = 4
 
 // PaceOf returns viewer v's pace in s at now.
 func PaceOf(s State, v Viewer, now time.Time) Pace {
 	s = Advance(s, now)
 	switch {
 	case s.Phase.Name == PhaseGameOver || s.Phase.Paused > 0:
-		return PaceIdle
+		return Pace{}
+	case v.Host || v.Player == "":
+		return Pace{Watching: true}
+	case s.player(v.Player) == nil:
+		return Pace{}
 	case s.Phase.Name == PhaseLobby:
-		// Names come and go on every screen, and the host's start asks everyone
-		// for a night task.
-		return PaceWatching
+		// Names come and go, and the host's start asks everyone for a night task.
+		return Pace{Watching: true, Steps: 1}
+	case awaits(Legal(s, Actor{Player: v.Player})):
+		return Pace{Acting: true}
+	case s.Phase.Name == PhaseNight && s.Rules.DoctorVictims && s.roleAlive(Doctor) && s.player(v.Player).Alive:
+		// The Doctor's step, a night task for every living player, follows any
+		// night with a victim (R-MANIAC-07); the victims are not known until
+		// the night's tasks are in, so looking ahead cannot tell.
+		return Pace{Steps: 1}
 	}
-	me := ""
-	if !v.Host {
-		me = v.Player
-	}
-	if me != "" && s.player(me) == nil {
-		return PaceIdle
-	}
-	if me != "" && awaits(Legal(s, Actor{Player: me})) {
-		return PaceActing
-	}
-	// A human moderator may end any step at any moment; otherwise only players
-	// who are awaited (and the clock) move the game.
-	others := s.Moderator == ModeratorHost || slices.ContainsFunc(s.Players, func(p Player) bool {
-		return p.ID != me && awaits(Legal(s, Actor{Player: p.ID}))
-	})
-	switch {
-	case !others:
-		return PaceIdle
-	case me == "":
-		return PaceWatching
-	}
-	// Play the next step as the clock would end it and see whether it asks
-	// something of this viewer: the others' acts lead to the same step.
+	// Play the next steps as if each ended now and see which one first asks
+	// something of this viewer: taps and the clock lead to the same steps.
 	next := s.clone()
-	next.timeout(now)
-	if awaits(Legal(next, Actor{Player: me})) {
-		return PaceUrgent
+	for k := 1; k <= paceLookahead; k++ {
+		next.timeout(now)
+		if next.Phase.Name == PhaseGameOver {
+			break
+		}
+		if awaits(Legal(next, Actor{Player: v.Player})) {
+			return Pace{Steps: k}
+		}
 	}
-	return PaceIdle
+	return Pace{}
 }
 
 // awaits reports whether opts include one the table waits for: any but the

@@ -109,6 +109,8 @@ type Phase struct {
 	Next string `json:"next,omitempty"`
 	// Nominated counts nominations made by the current speaker.
 	Nominated int `json:"nominated,omitempty"`
+	// Closing: the step is complete and EndsAt opens the next (Options.HandOver).
+	Closing bool `json:"closing,omitempty"`
 }
 
 // Nomination is one player put up for the vote, in the order made.

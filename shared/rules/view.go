@@ -31,15 +31,17 @@ type View struct {
 
 // PhaseView is the public state of the current phase.
 type PhaseView struct {
-	Name         string       `json:"name"`
-	Day          int          `json:"day"`
-	Night        int          `json:"night"`
-	EndsAt       *time.Time   `json:"endsAt"`
-	Speaker      *string      `json:"speaker"`
-	Queue        []string     `json:"queue,omitempty"`
-	Candidates   []string     `json:"candidates,omitempty"`
-	Reason       string       `json:"reason,omitempty"`
-	Paused       bool         `json:"paused"`
+	Name       string     `json:"name"`
+	Day        int        `json:"day"`
+	Night      int        `json:"night"`
+	EndsAt     *time.Time `json:"endsAt"`
+	Speaker    *string    `json:"speaker"`
+	Queue      []string   `json:"queue,omitempty"`
+	Candidates []string   `json:"candidates,omitempty"`
+	Reason     string     `json:"reason,omitempty"`
+	Paused     bool       `json:"paused"`
+	// Closing: the step is over and the next opens at EndsAt (Options.HandOver).
+	Closing      bool         `json:"closing,omitempty"`
 	PausedLeftMs int64        `json:"pausedLeftMs,omitempty"`
 	Nominations  []Nomination `json:"nominations,omitempty"`
 	// Voted lists who has voted so far (not for whom); Pending counts the living
@@ -133,7 +135,7 @@ func ViewOf(s State, v Viewer, now time.Time) View {
 }
 
 func (s *State) phaseView() PhaseView {
-	pv := PhaseView{Name: s.Phase.Name, Day: s.Day, Night: s.Night, Reason: s.Phase.Reason,
+	pv := PhaseView{Name: s.Phase.Name, Day: s.Day, Night: s.Night, Reason: s.Phase.Reason, Closing: s.Phase.Closing,
 		Queue: s.Phase.Queue, Candidates: s.Phase.Candidates, Nominations: s.Nominations}
 	if !s.Phase.EndsAt.IsZero() && s.Phase.Paused == 0 {
 		t := s.Phase.EndsAt

@@ -25,7 +25,7 @@ func (s *State) voteCast(now time.Time) {
 			return
 		}
 	}
-	s.closeVote(now)
+	s.complete(now)
 }
 
 // closeVote counts the ballots and carries out the result.

@@ -86,19 +86,41 @@ func (s *State) due(now time.Time) bool {
 }
 
 // NextDeadline is when Advance may next change s by itself, or zero if the clock
-// cannot move it: a lobby, a finished or paused game, or one a person moderates.
+// cannot move it: a lobby not yet started, a finished or paused game, or one a
+// person moderates.
 // Before it, Advance returns s unchanged.
 func NextDeadline(s State) time.Time {
-	if s.Moderator != ModeratorApp || s.Phase.Paused != 0 || s.Phase.Name == PhaseLobby || s.Phase.Name == PhaseGameOver {
+	if s.Moderator != ModeratorApp || s.Phase.Paused != 0 || (s.Phase.Name == PhaseLobby && !s.Phase.Closing) || s.Phase.Name == PhaseGameOver {
 		return time.Time{}
 	}
 	return s.Phase.EndsAt
 }
 
+// complete ends the current step before its deadline, because a tap completed
+// it: "Thank you", the last vote, the last night task. When the app moderates
+// with a hand-over (Options.HandOver), the step stays, closing, and its deadline
+// comes forward to the end of the hand-over, when the clock opens the next step
+// exactly as the deadline would have: the table hears what comes, and every
+// phone has time to learn of it. Otherwise the next step opens now.
+func (s *State) complete(now time.Time) {
+	h := seconds(s.Rules.HandOver)
+	if s.Moderator != ModeratorApp || h <= 0 {
+		s.timeout(now)
+		return
+	}
+	s.Phase.Closing = true
+	if end := now.Add(h); s.Phase.EndsAt.IsZero() || end.Before(s.Phase.EndsAt) {
+		s.Phase.EndsAt = end
+	}
+}
+
 // timeout ends the current step as its deadline would: the speech ends, the night
 // is resolved with the acts made so far, the vote is counted.
 func (s *State) timeout(now time.Time) {
+	s.Phase.Closing = false
 	switch s.Phase.Name {
+	case PhaseLobby:
+		s.startNight(now)
 	case PhaseNight, PhaseNightDoctor:
 		s.endNightStep(now)
 	case PhaseIntro, PhaseDay, PhaseDefence, PhaseLastWord:

@@ -118,15 +118,17 @@ func toFirstVote(t *testing.T, svc *service.Service) (servicetest.Game, rules.Vi
 	g := servicetest.NewGame(t, svc, service.CreateRequest{Preset: "sport"}, 10)
 	v := g.Start(t, svc)
 	for _, p := range g.Players {
-		v = servicetest.MustAct(t, svc, g.Code, p.Token, act(rules.ActSleep))
+		servicetest.MustAct(t, svc, g.Code, p.Token, act(rules.ActSleep))
 	}
+	v = servicetest.EndHandOver(t, svc, g)
 	for v.Phase.Name == rules.PhaseDay {
 		sp := *v.Phase.Speaker
 		tok := g.Token(t, sp)
 		servicetest.MustAct(t, svc, g.Code, tok, rules.Action{ID: servicetest.ActionID(), Type: rules.ActNominate, Target: sp})
-		v = servicetest.MustAct(t, svc, g.Code, tok, act(rules.ActEndSpeech))
+		servicetest.MustAct(t, svc, g.Code, tok, act(rules.ActEndSpeech))
+		v = servicetest.EndHandOver(t, svc, g)
 	}
-	return g, servicetest.MustRead(t, svc, g.Code, g.Host)
+	return g, v
 }
 
 // voteRace brings a game through setup to the day-1 vote, where all ten are
@@ -162,7 +164,7 @@ func voteRace(t *testing.T, setup, voters *service.Service) int {
 			t.Errorf("game %s: %s's vote: %v", g.Code, g.Players[i].ID, err)
 		}
 	}
-	end := servicetest.MustRead(t, setup, g.Code, g.Host)
+	end := servicetest.EndHandOver(t, setup, g)
 	var result *rules.Event
 	for i := range end.Events {
 		if e := &end.Events[i]; e.Type == rules.EvVoted && e.Day == 1 {

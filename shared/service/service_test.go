@@ -776,19 +776,22 @@ func TestStaleReplica(t *testing.T) {
 		}
 		g.Players = append(g.Players, servicetest.Seat{ID: j.PlayerID, Token: j.Token})
 	}
-	night := g.Start(t, svc)
-	// One more write: the replica now shows the night just started, and the
-	// store the night with p1 asleep.
+	night := servicetest.MustAct(t, svc, c.Code, g.Host, act(rules.ActStart))
+	// The hand-over passes and the night falls by the clock; one more write:
+	// the replica still shows the game just started, and the store the night
+	// with p1 asleep.
+	clk.Add(night.Phase.EndsAt.Sub(clk.Now()))
 	servicetest.MustAct(t, svc, c.Code, g.Players[0].Token, act(rules.ActSleep))
 	// A poll after the night's deadline reads the stale copy: it shows that copy
-	// moved on by the clock, names it (version and tick), and writes nothing.
-	clk.Add(night.Phase.EndsAt.Sub(clk.Now()))
+	// moved on by the clock (the hand-over, then the night), names it (version
+	// and tick), and writes nothing.
+	clk.Add(time.Duration(night.Rules.Night) * time.Second)
 	v, err := svc.Read(ctx, c.Code, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v.Phase.Name != rules.PhaseDay || v.Version != night.Version || v.Tick != 1 {
-		t.Errorf("poll after the deadline from a stale replica: phase %s at %d.%d; want day at %d.1", v.Phase.Name, v.Version, v.Tick, night.Version)
+	if v.Phase.Name != rules.PhaseDay || v.Version != night.Version || v.Tick != 2 {
+		t.Errorf("poll after the deadline from a stale replica: phase %s at %d.%d; want day at %d.2", v.Phase.Name, v.Version, v.Tick, night.Version)
 	}
 	if it, _ := mem.Get(ctx, c.Code, true); it.Version != night.Version+1 {
 		t.Errorf("a poll wrote: stored version %d, want %d", it.Version, night.Version+1)

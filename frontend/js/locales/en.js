@@ -211,6 +211,8 @@ export default {
   'opt.night.help': 'Seconds the app waits for night taps before morning.',
   'opt.vote': 'Vote',
   'opt.vote.help': 'Seconds the app waits for votes before counting.',
+  'opt.handOver': 'Hand-over',
+  'opt.handOver.help': 'Seconds between a step ended early and the next, while the app announces it; 0 moves on at once.',
   'opt.on': 'on',
   'opt.off': 'off',
 
@@ -255,6 +257,7 @@ export default {
   'phase.timer': 'Time left',
   'phase.no_timer': 'No time limit',
   'phase.pending': { one: 'Waiting for {count} player', other: 'Waiting for {count} players' },
+  'phase.closing': { one: 'Next step in {count} second', other: 'Next step in {count} seconds' },
   'phase.sleeps': 'The city sleeps.',
   'defence.car_crash': 'Car crash: the tied players defend themselves.',
   'defence.justify': 'Justification before the revote.',

@@ -205,6 +205,8 @@ export default {
   'opt.night.help': 'Câte secunde așteaptă aplicația atingerile de noapte înainte de dimineață.',
   'opt.vote': 'Votul',
   'opt.vote.help': 'Câte secunde așteaptă aplicația voturile înainte de numărare.',
+  'opt.handOver': 'Tranziția',
+  'opt.handOver.help': 'Secunde între un pas încheiat mai devreme și următorul, cât timp aplicația îl anunță; 0 trece imediat mai departe.',
   'opt.on': 'pornit',
   'opt.off': 'oprit',
 
@@ -247,6 +249,7 @@ export default {
   'phase.timer': 'Timp rămas',
   'phase.no_timer': 'Fără limită de timp',
   'phase.pending': { one: 'Așteptăm {count} jucător', few: 'Așteptăm {count} jucători', other: 'Așteptăm {count} de jucători' },
+  'phase.closing': { one: 'Pasul următor începe peste {count} secundă', few: 'Pasul următor începe peste {count} secunde', other: 'Pasul următor începe peste {count} de secunde' },
   'phase.sleeps': 'Orașul doarme.',
   'defence.car_crash': 'Accident: jucătorii la egalitate se apără.',
   'defence.justify': 'Justificare înainte de revot.',

@@ -8,7 +8,7 @@ import { Session } from '../session.js';
 import { say, canSpeak } from '../device.js';
 import { roleKey } from '../i18n.js';
 import { playerIndex, playerLabel, eventText, voteLines, lastVote, announcements, SPOKEN } from '../story.js';
-import { topbar, timer, phaseTitle, seatList, storyList, rolesList, noticeBox, ICON } from '../ui.js';
+import { topbar, timer, closingLine, phaseTitle, seatList, storyList, rolesList, noticeBox, ICON } from '../ui.js';
 
 // hostScreen shows game code; token is the host token, or null for the public screen.
 export function hostScreen(app, code, token) {
@@ -21,6 +21,7 @@ export function hostScreen(app, code, token) {
   const session = new Session({
     code,
     token,
+    t: () => app.t,
     onChange: (sess, why) => {
       if (why === 'view') {
         const v = sess.view;
@@ -119,18 +120,13 @@ export function hostScreen(app, code, token) {
     const idx = playerIndex(v.players);
     const P = (id) => playerLabel(t, idx, id);
     const p = v.phase;
+    // In a hand-over (closing) the step's lines ("Votes are open.", who speaks)
+    // are no longer true: the stage counts down to the next step instead.
     const head = h('section', { class: 'stage', dataset: { screen: 'stage' } },
       h('h1', { class: 'phase-title' }, (p.name.startsWith('night') ? '☾ ' : '☀ ') + phaseTitle(t, v)),
       p.paused ? h('p', { class: 'banner paused', role: 'status' }, '❚❚ ' + t('phase.paused')) : null,
       timer(t, 'big-timer'),
-      p.speaker ? h('p', { class: 'speaker-big' }, ICON.speaking + ' ' + (p.name === 'last_word' ? t('day.last_word', { name: P(p.speaker) }) : t('phase.speaker', { name: P(p.speaker) }))) : null,
-      p.name === 'defence' && p.reason ? h('p', { class: 'reason' }, t('defence.' + p.reason)) : null,
-      p.name === 'day' && p.reason === 'extra' ? h('p', { class: 'reason' }, t('day.extra')) : null,
-      p.name.startsWith('night') ? h('p', { class: 'big-line' }, t('phase.sleeps')) : null,
-      p.name === 'vote' ? h('p', { class: 'big-line' }, t('vote.wait')) : null,
-      p.name === 'vote' && p.candidates.length ? h('p', { class: 'candidates' }, t('vote.candidates_list', { names: t.list(p.candidates.map(P)) })) : null,
-      p.name === 'vote_all' ? h('p', { class: 'big-line' }, p.reason === 'justify' ? t('vote.all.justify', { names: t.list(p.candidates.map(P)) }) : t('vote.all.car_crash', { names: t.list(p.candidates.map(P)) })) : null,
-      p.name.startsWith('night') || p.name.startsWith('vote') ? h('p', { class: 'pending' }, t('phase.pending', { count: p.pending || 0 })) : null);
+      p.closing ? closingLine('big-line') : stepLines(t, p, P));
     const noms = v.rules.voting === 'nominees' && (p.name === 'day' || p.name === 'defence' || p.name === 'vote')
       ? h('section', { class: 'panel nominations' }, h('h2', null, ICON.nominated + ' ' + t('day.nominations')),
         (p.nominations || []).length ? h('ol', null, p.nominations.map((n) => h('li', null, t('day.nomination', { target: P(n.target), actor: P(n.by) }))))
@@ -168,6 +164,20 @@ export function hostScreen(app, code, token) {
           modControls(t, v, pl))))));
     }
     return out;
+  }
+
+  // stepLines tell the room what the step in progress is waiting for.
+  function stepLines(t, p, P) {
+    return [
+      p.speaker ? h('p', { class: 'speaker-big' }, ICON.speaking + ' ' + (p.name === 'last_word' ? t('day.last_word', { name: P(p.speaker) }) : t('phase.speaker', { name: P(p.speaker) }))) : null,
+      p.name === 'defence' && p.reason ? h('p', { class: 'reason' }, t('defence.' + p.reason)) : null,
+      p.name === 'day' && p.reason === 'extra' ? h('p', { class: 'reason' }, t('day.extra')) : null,
+      p.name.startsWith('night') ? h('p', { class: 'big-line' }, t('phase.sleeps')) : null,
+      p.name === 'vote' ? h('p', { class: 'big-line' }, t('vote.wait')) : null,
+      p.name === 'vote' && p.candidates.length ? h('p', { class: 'candidates' }, t('vote.candidates_list', { names: t.list(p.candidates.map(P)) })) : null,
+      p.name === 'vote_all' ? h('p', { class: 'big-line' }, p.reason === 'justify' ? t('vote.all.justify', { names: t.list(p.candidates.map(P)) }) : t('vote.all.car_crash', { names: t.list(p.candidates.map(P)) })) : null,
+      p.name.startsWith('night') || p.name.startsWith('vote') ? h('p', { class: 'pending' }, t('phase.pending', { count: p.pending || 0 })) : null,
+    ];
   }
 
   function modControls(t, v, pl) {

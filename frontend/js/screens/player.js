@@ -6,7 +6,7 @@ import { Session } from '../session.js';
 import { buzz } from '../device.js';
 import { roleKey, sheriffVariant } from '../i18n.js';
 import { playerIndex, playerLabel, lastVote, voteLines } from '../story.js';
-import { topbar, timer, phaseTitle, seatList, storyList, rolesList, targetButtons, noticeBox, ICON } from '../ui.js';
+import { topbar, timer, closingLine, phaseTitle, seatList, storyList, rolesList, targetButtons, noticeBox, ICON } from '../ui.js';
 
 export function playerScreen(app, code) {
   let session = null;
@@ -91,6 +91,7 @@ export function playerScreen(app, code) {
     session = new Session({
       code,
       token: s.token,
+      t: () => app.t,
       onChange: (sess, why, prev) => {
         if (why === 'view') {
           const v = sess.view;
@@ -156,7 +157,10 @@ export function playerScreen(app, code) {
       h('h1', { class: 'phase-title' }, phaseTitle(t, v)),
       timer(t, 'phone-timer'))];
     const speakingNow = v.phase.speaker === me.id;
-    if (!me.alive && !speakingNow) {
+    // A hand-over (closing) shows every phone the same card: the step is over, its
+    // speaker keeps the floor in the view but nobody acts until the next opens.
+    const step = v.phase.closing ? 'closing' : name;
+    if (!me.alive && !speakingNow && step !== 'closing') {
       out.push(h('section', { class: 'card dead', dataset: { screen: 'dead' } },
         h('h2', null, ICON.dead + ' ' + t('dead.title')),
         h('p', null, (idx.get(me.id) || {}).removed ? t('dead.removed') : t('dead.help')),
@@ -166,7 +170,10 @@ export function playerScreen(app, code) {
       out.push(seatList(t, v, { me: me.id, compact: true, roles: 'public' }));
       return out;
     }
-    switch (name) {
+    switch (step) {
+      case 'closing':
+        out.push(h('section', { class: 'card closing', dataset: { screen: 'closing' } }, closingLine('big-line')));
+        break;
       case 'night':
       case 'night_doctor':
         out.push(night(t, v, me, P));

@@ -101,10 +101,12 @@ func NewGame(tb testing.TB, svc Server, req service.CreateRequest, n int) Game {
 	return g
 }
 
-// Start deals the cards and returns the host's view.
+// Start deals the cards, cuts the hand-over before the first night short, and
+// returns the host's view.
 func (g Game) Start(tb testing.TB, svc Client) rules.View {
 	tb.Helper()
-	return MustAct(tb, svc, g.Code, g.Host, rules.Action{ID: ActionID(), Type: rules.ActStart})
+	MustAct(tb, svc, g.Code, g.Host, rules.Action{ID: ActionID(), Type: rules.ActStart})
+	return EndHandOver(tb, svc, g)
 }
 
 // ActionID returns a fresh random action id, 22 characters like a client's
@@ -218,13 +220,26 @@ func step(tb testing.TB, svc Client, g Game, done func(rules.View) bool) (bool, 
 		}
 	}
 	host := MustRead(tb, svc, g.Code, g.Host)
-	if !acted && !done(host) && host.Phase.Name != rules.PhaseGameOver && host.Phase.Name != rules.PhaseLobby {
+	if !acted && !done(host) && host.Phase.Name != rules.PhaseGameOver && (host.Phase.Name != rules.PhaseLobby || host.Phase.Closing) {
 		if slices.ContainsFunc(host.Actions, func(o rules.Option) bool { return o.Type == rules.ActAdvance }) {
 			host = MustAct(tb, svc, g.Code, g.Host, rules.Action{ID: ActionID(), Type: rules.ActAdvance})
 			acted = true
 		}
 	}
 	return acted, host
+}
+
+// EndHandOver cuts the game's hand-over short (rules.Options.HandOver), as the
+// host may with "advance", so that a test goes on without waiting for the
+// clock; with no hand-over running it changes nothing. It returns the host's
+// view.
+func EndHandOver(tb testing.TB, svc Client, g Game) rules.View {
+	tb.Helper()
+	host := MustRead(tb, svc, g.Code, g.Host)
+	if host.Phase.Closing {
+		host = MustAct(tb, svc, g.Code, g.Host, rules.Action{ID: ActionID(), Type: rules.ActAdvance})
+	}
+	return host
 }
 
 // maxSteps bounds a bot game; a 10-player game takes a few dozen steps.

@@ -1,8 +1,10 @@
 // Command loadgen plays many City Sleeps games at once with bot players through
 // the HTTP API, the way phones do, and prints what it measured: games finished,
 // request rates and latencies, conflicts and retries, lost or doubled actions,
-// 304s and bytes per poll, DynamoDB units and item sizes, and the estimated AWS
-// cost of one real 10-player 45-minute game.
+// 304s and bytes per poll, DynamoDB units and item sizes; then it plays real
+// games at people's pace in virtual time (loadgen.PlayRealGames) and prints the
+// estimated AWS cost of one 10-player 45-minute game and how soon a player asked
+// to act sees it.
 //
 //	go run ./infra/loadgen/cmd/loadgen -games 100                 # local server, bolt store
 //	go run ./infra/loadgen/cmd/loadgen -store dynamo -games 20    # DynamoDB store on dynalite
@@ -51,6 +53,7 @@ func run() error {
 		seed      = flag.Uint64("seed", 1, "seed of the bots' choices")
 		jsonOut   = flag.String("json", "", "also write the report as JSON to this file")
 		quiet     = flag.Bool("q", false, "no progress lines")
+		real      = flag.Int("real", 5, "real games per preset played in virtual time for the cost estimate (0: none)")
 	)
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -92,8 +95,20 @@ func run() error {
 	}
 	rep := loadgen.Build(res, target)
 	fmt.Print(rep.Text())
+	var realRep *loadgen.RealReport
+	if *real > 0 {
+		r, err := loadgen.PlayRealGames(loadgen.AllPresets, *real, *seed, loadgen.People)
+		if err != nil {
+			return err
+		}
+		realRep = &r
+		fmt.Print("\n" + r.Text())
+	}
 	if *jsonOut != "" {
-		data, err := json.MarshalIndent(rep, "", "  ")
+		data, err := json.MarshalIndent(struct {
+			Load loadgen.Report      `json:"load"`
+			Real *loadgen.RealReport `json:"realGames,omitempty"`
+		}{rep, realRep}, "", "  ")
 		if err != nil {
 			return err
 		}
