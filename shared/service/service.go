@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"io"
 	"log/slog"
 	mrand "math/rand/v2"
@@ -53,9 +52,11 @@ type Service struct {
 	randMu sync.Mutex // a caller's io.Reader need not be safe for concurrent use
 	rand   io.Reader
 
-	// locks, when set, make the writes of one game in this process wait for
-	// each other (WithLocalLocks).
-	locks *[64]sync.Mutex
+	// queues, when set (WithLocalLocks), hold by room code the writes of a game
+	// that wait for the one in flight; a game has an entry while a writer works
+	// on it. queueMu guards the map and the queues in it.
+	queueMu sync.Mutex
+	queues  map[string][]*request
 }
 
 // Option configures a Service.
@@ -81,26 +82,16 @@ func WithTTL(d time.Duration) Option { return func(s *Service) { s.ttl = d } }
 // before it gives up (default DefaultMaxRetries; at least 1).
 func WithMaxRetries(n int) Option { return func(s *Service) { s.maxRetries = max(1, n) } }
 
-// WithLocalLocks makes requests that write one game wait for each other inside
-// this process instead of racing to the store. When one process serves every
-// request (the local server), ten votes cast at once then cost ten writes in a
-// row rather than ten writes and dozens of version conflicts and retries. The
-// version check still guards against any other process. The locks are a fixed
-// set of mutexes chosen by a hash of the room code: they hold no game data and
-// do not grow.
-func WithLocalLocks() Option { return func(s *Service) { s.locks = new([64]sync.Mutex) } }
-
-// lock takes the local lock of a game, if the service has locks, and returns
-// its release.
-func (s *Service) lock(code string) func() {
-	if s.locks == nil {
-		return func() {}
-	}
-	h := fnv.New32a()
-	h.Write([]byte(code))
-	m := &s.locks[h.Sum32()%uint32(len(s.locks))]
-	m.Lock()
-	return m.Unlock
+// WithLocalLocks makes the requests that write one game (actions and joins)
+// take turns inside this process instead of racing to the store, and makes the
+// ones that queue behind a write in flight share the next write (see write).
+// When one process serves every request (the local server), ten votes cast at
+// once then cost two writes, the first vote's and one for the nine that queued
+// behind it, rather than ten writes in a row (on the embedded store, ten fsyncs
+// the last voter waits for) or ten racing writes and dozens of version conflicts
+// and retries. The version check still guards against any other process.
+func WithLocalLocks() Option {
+	return func(s *Service) { s.queues = map[string][]*request{} }
 }
 
 // New returns a Service on st.
@@ -296,33 +287,31 @@ func (s *Service) Join(ctx context.Context, code, name string) (Joined, error) {
 		return Joined{}, err
 	}
 	h := hashToken(token)
-	var out Joined
-	err = s.loop(ctx, "join", code, func(env *envelope, version int64, now time.Time, try int) (*envelope, error) {
+	var id string
+	out, err := s.write(ctx, "join", code, func(env *envelope, now time.Time, try int) (bool, error) {
 		if try > 0 {
 			// An earlier try may have been written although the store reported
 			// an error: then this token already has its seat.
-			for id, th := range env.Tokens {
+			for seat, th := range env.Tokens {
 				if bytes.Equal(th, h) {
-					out = Joined{PlayerID: id, Token: token, Game: view(env, rules.Viewer{Player: id}, version, now)}
-					return nil, nil
+					id = seat
+					return false, nil
 				}
 			}
 		}
-		st, id, err := rules.Join(env.State, name, now)
+		st, seat, err := rules.Join(env.State, name, now)
 		if err != nil {
-			return nil, err
+			return false, err
 		}
 		env.State = st
-		env.Tokens[id] = h
-		out = Joined{PlayerID: id, Token: token}
-		return env, nil
-	}, func(env *envelope, version int64, now time.Time) {
-		out.Game = view(env, rules.Viewer{Player: out.PlayerID}, version, now)
+		env.Tokens[seat] = h
+		id = seat
+		return true, nil
 	})
 	if err != nil {
 		return Joined{}, err
 	}
-	return out, nil
+	return Joined{PlayerID: id, Token: token, Game: out.view(rules.Viewer{Player: id})}, nil
 }
 
 // Read returns the game as the token's holder may see it: "" is the public shared
@@ -341,16 +330,19 @@ func (s *Service) Read(ctx context.Context, code, token string) (rules.View, err
 	if !ok {
 		return rules.View{}, errNoGame()
 	}
-	var out rules.View
-	err := s.loop(ctx, "read", code, func(env *envelope, version int64, now time.Time, try int) (*envelope, error) {
+	var viewer rules.Viewer
+	out, err := s.loop(ctx, "read", code, func(env *envelope, now time.Time, try int) (bool, error) {
 		v, ok := env.who(token)
 		if !ok {
-			return nil, errToken()
+			return false, errToken()
 		}
-		out = view(env, v, version, now)
-		return nil, nil
-	}, nil)
-	return out, err
+		viewer = v
+		return false, nil
+	})
+	if err != nil {
+		return rules.View{}, err
+	}
+	return out.view(viewer), nil
 }
 
 // Act applies one action by the token's holder and returns their view after it.
@@ -361,6 +353,8 @@ func (s *Service) Read(ctx context.Context, code, token string) (rules.View, err
 // On a version conflict the game is reloaded and the action applied again to the
 // new state; if it is no longer legal there, the rules' refusal is returned. A
 // refused action is not written: the stored game and its version stay as they were.
+// With local locks the action may be written together with others of the game
+// (see write); the view returned is then of the game after all of them.
 func (s *Service) Act(ctx context.Context, code, token string, a rules.Action) (rules.View, error) {
 	code, ok := normalizeCode(code)
 	if !ok {
@@ -378,31 +372,30 @@ func (s *Service) Act(ctx context.Context, code, token string, a rules.Action) (
 			return rules.View{}, err
 		}
 	}
-	var out rules.View
 	var viewer rules.Viewer
-	err := s.loop(ctx, "act", code, func(env *envelope, version int64, now time.Time, try int) (*envelope, error) {
+	out, err := s.write(ctx, "act", code, func(env *envelope, now time.Time, try int) (bool, error) {
 		v, ok := env.who(token)
 		if !ok || v == rules.Public {
-			return nil, errToken()
+			return false, errToken()
 		}
 		viewer = v
 		actor := rules.Actor(v)
 		if env.seen(actor, a.ID) {
 			// Applied before: answer with the current view and change nothing.
-			out = view(env, viewer, version, now)
-			return nil, nil
+			return false, nil
 		}
 		next, err := rules.Apply(env.State, actor, a, now)
 		if err != nil {
-			return nil, err
+			return false, err
 		}
 		env.State = next
 		env.remember(actor, a.ID)
-		return env, nil
-	}, func(env *envelope, version int64, now time.Time) {
-		out = view(env, viewer, version, now)
+		return true, nil
 	})
-	return out, err
+	if err != nil {
+		return rules.View{}, err
+	}
+	return out.view(viewer), nil
 }
 
 // Revision names the state a Read would show now: the stored version and the
@@ -457,27 +450,38 @@ func (s *Service) Revision(ctx context.Context, code, token string) (Revision, e
 	}
 }
 
-// step is one try of a request on a loaded game. It returns the envelope to write
-// (changed in place is fine: each try decodes its own), or nil to write nothing,
-// having set its result. An error ends the request.
-type step func(env *envelope, version int64, now time.Time, try int) (*envelope, error)
+// step is one try of a request on a loaded game, at time now: it changes env in
+// place (each try decodes its own) and reports whether it did, or returns the
+// error that ends the request, leaving env as it was (the rules never change the
+// state they are given). Every try starts again from a fresh load, so a step
+// sets anything it notes for its answer afresh each time.
+type step func(env *envelope, now time.Time, try int) (changed bool, err error)
+
+// outcome is the game as a request leaves it: its envelope, its stored version
+// (the new one if the request wrote it) and the time the request ran at. The
+// request builds its answer from it. Nothing changes it afterwards, so the
+// requests of a batch may all read it at once.
+type outcome struct {
+	env     *envelope
+	version int64
+	now     time.Time
+}
+
+// view is the viewer's view of the game.
+func (o outcome) view(v rules.Viewer) rules.View { return view(o.env, v, o.version, o.now) }
 
 // loop is the read-apply-write cycle every request but Create runs: load the game
 // (strongly consistent before a write; a plain read may use an eventually
 // consistent one first, and is corrected by the write's version check), run fn,
-// write the result under the version read. A conflict or a store error reloads
-// and runs fn again, after a jittered exponential pause, up to maxRetries times.
-// Retrying after a store error is safe even if the failed write did land: fn then
-// sees its own action id (or token) in the reloaded game. saved is called with the
-// written envelope and its new version.
-func (s *Service) loop(ctx context.Context, op, code string, fn step, saved func(env *envelope, version int64, now time.Time)) error {
-	if op != "read" {
-		defer s.lock(code)()
-	}
+// and if it changed the game write it under the version read. A conflict or a
+// store error reloads and runs fn again, after a jittered exponential pause, up
+// to maxRetries times. Retrying after a store error is safe even if the failed
+// write did land: fn then sees its own action id (or token) in the reloaded game.
+func (s *Service) loop(ctx context.Context, op, code string, fn step) (outcome, error) {
 	var last error
 	for try := 0; try < s.maxRetries; try++ {
 		if err := s.pause(ctx, try); err != nil {
-			return err
+			return outcome{}, err
 		}
 		// A plain read may be served eventually consistent (a poll); the write's
 		// version check catches a stale one, and later tries read consistently.
@@ -490,10 +494,10 @@ func (s *Service) loop(ctx context.Context, op, code string, fn step, saved func
 		}
 		if err != nil {
 			if errors.Is(err, store.ErrNotFound) {
-				return errNoGame()
+				return outcome{}, errNoGame()
 			}
 			if !retryable(ctx, err) {
-				return s.storeFailure(ctx, op, code, err)
+				return outcome{}, s.storeFailure(ctx, op, code, err)
 			}
 			last = err
 			s.log.DebugContext(ctx, "service: load failed, trying again", "op", op, "code", code, "try", try, "err", err)
@@ -502,43 +506,45 @@ func (s *Service) loop(ctx context.Context, op, code string, fn step, saved func
 		env, err := decode(it.State)
 		if err != nil {
 			s.log.ErrorContext(ctx, "service: stored game unreadable", "op", op, "code", code, "version", it.Version, "err", err)
-			return fail(ErrInternal, "the game could not be read", err)
+			return outcome{}, fail(ErrInternal, "the game could not be read", err)
 		}
 		if env.Tokens == nil {
 			env.Tokens = map[string][]byte{}
 		}
 		now := s.now()
-		next, err := fn(env, it.Version, now, try)
-		if err != nil || next == nil {
-			return err
+		changed, err := fn(env, now, try)
+		if err != nil {
+			return outcome{}, err
 		}
-		next.prune()
-		b, err := encode(next)
+		if !changed {
+			return outcome{env, it.Version, now}, nil
+		}
+		env.prune()
+		b, err := encode(env)
 		if err != nil {
 			s.log.ErrorContext(ctx, "service: game unencodable", "op", op, "code", code, "err", err)
-			return fail(ErrInternal, "the game could not be saved", err)
+			return outcome{}, fail(ErrInternal, "the game could not be saved", err)
 		}
 		version, err := s.st.Update(ctx, code, it.Version, b, now.Add(s.ttl))
 		switch {
 		case err == nil:
-			saved(next, version, now)
-			return nil
+			return outcome{env, version, now}, nil
 		case errors.Is(err, store.ErrNotFound):
-			return errNoGame() // expired between the read and the write
+			return outcome{}, errNoGame() // expired between the read and the write
 		case errors.Is(err, store.ErrTooLarge):
 			s.log.ErrorContext(ctx, "service: game too large to save", "op", op, "code", code, "bytes", len(b), "err", err)
-			return fail(ErrUnavailable, "the game has grown too large to save", err)
+			return outcome{}, fail(ErrUnavailable, "the game has grown too large to save", err)
 		case !retryable(ctx, err):
-			return s.storeFailure(ctx, op, code, err)
+			return outcome{}, s.storeFailure(ctx, op, code, err)
 		}
 		last = err
 		s.log.DebugContext(ctx, "service: save failed, trying again", "op", op, "code", code, "try", try, "err", err)
 	}
 	if errors.Is(last, store.ErrConflict) {
 		s.log.WarnContext(ctx, "service: gave up on a busy game", "op", op, "code", code, "tries", s.maxRetries)
-		return fail(ErrBusy, "the game is busy, try again", last)
+		return outcome{}, fail(ErrBusy, "the game is busy, try again", last)
 	}
-	return s.storeFailure(ctx, op, code, last)
+	return outcome{}, s.storeFailure(ctx, op, code, last)
 }
 
 // retryable reports whether a store error may pass if the request is tried again:
