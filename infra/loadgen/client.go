@@ -111,7 +111,9 @@ func NewClient(base string, src netip.Addr, m *Metrics) *Client {
 		MaxIdleConns:        4,
 		MaxIdleConnsPerHost: 4,
 		IdleConnTimeout:     90 * time.Second,
-		DisableCompression:  true,
+		// Bots take views plain, so that bytes per poll are the view's own;
+		// the real games (PlayReal) take gzip as browsers do.
+		DisableCompression: true,
 	}
 	return &Client{base: base, hc: &http.Client{Transport: tr, Timeout: 10 * time.Second}, m: m}
 }
