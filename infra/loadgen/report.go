@@ -238,8 +238,22 @@ func Build(res *Result, t *Target) Report {
 	r.Targets["answers true"] = verdict(r.Check.Misreported == 0,
 		fmt.Sprintf("%d actions applied although a retry was told they were refused", r.Check.Misreported))
 	r.Targets["games finished"] = verdict(r.Finished == r.Games, fmt.Sprintf("%d of %d", r.Finished, r.Games))
-	r.Targets["p99 action < 50 ms"] = verdict(r.Latency["action"].P99 < 50, fmt.Sprintf("%.1f ms", r.Latency["action"].P99))
-	r.Targets["p99 poll < 10 ms"] = verdict(r.Latency["poll"].P99 < 10, fmt.Sprintf("%.1f ms", r.Latency["poll"].P99))
+	// The server's own time is what the targets are about: the bots share the
+	// machine's cores with the server, which real phones do not, so the time
+	// they see adds their own scheduling. Both are shown; without a meter (a
+	// server this process did not start) only the bots' can be judged.
+	latencyTarget := func(kinds []string, client Summary, limit float64) string {
+		server := 0.0
+		for _, k := range kinds {
+			server = max(server, r.Server[k].P99)
+		}
+		if len(r.Server) == 0 {
+			return verdict(client.P99 < limit, fmt.Sprintf("%.1f ms at the bots", client.P99))
+		}
+		return verdict(server < limit, fmt.Sprintf("%.1f ms in the server (%.1f ms at the bots, which share its cores)", server, client.P99))
+	}
+	r.Targets["p99 action < 50 ms"] = latencyTarget([]string{KindAction}, r.Latency["action"], 50)
+	r.Targets["p99 poll < 10 ms"] = latencyTarget([]string{KindPoll304, KindPoll200}, r.Latency["poll"], 10)
 	return r
 }
 

@@ -15,8 +15,10 @@ import (
 )
 
 // Bolt is a Store kept in one file on disk with bbolt, for running the game
-// without AWS. Every write is one bbolt transaction, fsynced before it returns,
-// so a write that was acknowledged survives a crash of the process or machine.
+// without AWS. Every write is in a bbolt transaction fsynced before it returns,
+// so a write that was acknowledged survives a crash of the process or machine;
+// writes that arrive while one is being written share the next transaction
+// (see commit).
 // It enforces the same version check, expiry and size limit (MaxItemSize, as
 // ItemSize counts it) as the DynamoDB store.
 //
@@ -27,6 +29,14 @@ type Bolt struct {
 
 	mu  sync.Mutex
 	now func() time.Time
+
+	// The group commit: writes waiting for the next transaction, and whether
+	// one is being written.
+	wmu     sync.Mutex
+	pending []*boltWrite
+	writing bool
+	// beforeTx, if set (tests), runs at the start of each write transaction.
+	beforeTx func()
 }
 
 var _ Store = (*Bolt)(nil)
@@ -102,8 +112,7 @@ func (b *Bolt) Create(ctx context.Context, code string, state []byte, expiresAt 
 		return err
 	}
 	now := b.clock()
-	err := b.db.Update(func(tx *bolt.Tx) error {
-		bk := tx.Bucket(boltBucket)
+	err := b.commit(func(bk *bolt.Bucket) error {
 		if v := bk.Get([]byte(code)); v != nil {
 			old, err := decodeBolt(code, v)
 			if err != nil {
@@ -165,8 +174,7 @@ func (b *Bolt) Update(ctx context.Context, code string, expected int64, state []
 		return 0, err
 	}
 	now := b.clock()
-	err := b.db.Update(func(tx *bolt.Tx) error {
-		bk := tx.Bucket(boltBucket)
+	err := b.commit(func(bk *bolt.Bucket) error {
 		v := bk.Get([]byte(code))
 		if v == nil {
 			return ErrNotFound
