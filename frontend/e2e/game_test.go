@@ -456,20 +456,20 @@ func (g *game) play(timeout time.Duration, during func(v rules.View)) {
 				continue
 			}
 			st := ph.state()
-			sel := g.decide(ph, v, st)
-			if sel == "" {
-				// The test taps far faster than people speak, so a phone that was
-				// idle (slow polls) lags behind; nudge it as a returning network
-				// would, so that the game does not wait out its poll interval.
-				if (st.Version != v.Version || st.Tick != v.Tick) && time.Since(nudged[ph.id]) > time.Second {
-					nudged[ph.id] = time.Now()
-					ph.eval(`window.dispatchEvent(new Event('online'))`, nil)
+			if sel := g.decide(ph, v, st); sel != "" {
+				g.shotBefore(ph, v, sel)
+				if ph.tap(sel) {
+					acted = true
+					continue
 				}
-				continue
 			}
-			g.shotBefore(ph, v, sel)
-			if ph.tap(sel) {
-				acted = true
+			// The test taps far faster than people speak, so a phone that was
+			// idle (slow polls) lags behind and may not show the button yet (a
+			// raised hand during another's short speech); nudge it as a returning
+			// network would, so that the game does not wait out its poll interval.
+			if (st.Version != v.Version || st.Tick != v.Tick) && time.Since(nudged[ph.id]) > time.Second {
+				nudged[ph.id] = time.Now()
+				ph.eval(`window.dispatchEvent(new Event('online'))`, nil)
 			}
 		}
 		if !acted {
