@@ -55,6 +55,17 @@ type KindCost struct {
 	Bytes      int64 // response bytes, headers included
 }
 
+// add sums o into c.
+func (c *KindCost) add(o KindCost) {
+	c.Requests += o.Requests
+	c.HandlerNs += o.HandlerNs
+	c.StoreNs += o.StoreNs
+	c.StoreCalls += o.StoreCalls
+	c.ReadUnits += o.ReadUnits
+	c.WriteUnits += o.WriteUnits
+	c.Bytes += o.Bytes
+}
+
 // NewMeter wraps st.
 func NewMeter(st store.Store) *Meter {
 	return &Meter{st: st, kinds: map[string]*KindCost{}, server: map[string]*Latencies{}, itemLast: map[string]int{}, commits: map[string][]time.Time{}}
@@ -301,13 +312,8 @@ func (m *Meter) Handler(next http.Handler) http.Handler {
 			m.server[kind] = l
 		}
 		l.Add(total)
-		k.Requests++
-		k.HandlerNs += int64(total) - t.ns
-		k.StoreNs += t.ns
-		k.StoreCalls += t.calls
-		k.ReadUnits += t.read
-		k.WriteUnits += t.write
-		k.Bytes += cw.bytes
+		k.add(KindCost{Requests: 1, HandlerNs: int64(total) - t.ns, StoreNs: t.ns, StoreCalls: t.calls,
+			ReadUnits: t.read, WriteUnits: t.write, Bytes: cw.bytes})
 	})
 }
 

@@ -140,13 +140,7 @@ func (u *Usage) Add(minutes float64, kinds map[string]KindCost) {
 	u.Minutes += minutes
 	for k, c := range kinds {
 		s := u.Kinds[k]
-		s.Requests += c.Requests
-		s.HandlerNs += c.HandlerNs
-		s.StoreNs += c.StoreNs
-		s.StoreCalls += c.StoreCalls
-		s.ReadUnits += c.ReadUnits
-		s.WriteUnits += c.WriteUnits
-		s.Bytes += c.Bytes
+		s.add(c)
 		u.Kinds[k] = s
 	}
 }
