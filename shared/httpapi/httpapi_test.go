@@ -478,7 +478,7 @@ func TestPaused(t *testing.T) {
 	code, host, tokens, ids := e.table("classic", 5)
 	e.start(code, host, "s")
 	v := e.MustAct(code, host, rules.Action{ID: "p", Type: rules.ActPause})
-	if !v.Phase.Paused || v.PollAfterMs != pollIdle.Milliseconds() {
+	if !v.Phase.Paused || v.PollAfterMs != pollWatching.Milliseconds() {
 		t.Errorf("paused %v, pollAfterMs %d", v.Phase.Paused, v.PollAfterMs)
 	}
 	before := e.version(code)

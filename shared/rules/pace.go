@@ -31,8 +31,12 @@ const paceLookahead = 4
 func PaceOf(s State, v Viewer, now time.Time) Pace {
 	s = Advance(s, now)
 	switch {
-	case s.Phase.Name == PhaseGameOver || s.Phase.Paused > 0:
+	case s.Phase.Name == PhaseGameOver:
 		return Pace{}
+	case s.Phase.Paused > 0:
+		// Only the host's "resume" moves the game, and it asks at once, with no
+		// hand-over, whatever it asked before the pause.
+		return Pace{Watching: true}
 	case v.Host || v.Player == "":
 		return Pace{Watching: true}
 	case s.player(v.Player) == nil:

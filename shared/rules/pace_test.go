@@ -46,9 +46,9 @@ func TestPace(t *testing.T) {
 	if p := PaceOf(s, Viewer{Player: id(4)}, g.now); p != (Pace{Steps: 1}) {
 		t.Errorf("hand-over before the vote: %+v", p)
 	}
-	// Paused: nothing moves but the host.
+	// Paused: nothing moves until the host resumes, which asks at once.
 	g.host(Action{Type: ActPause})
-	if p := pace(Viewer{Player: id(4)}); p != (Pace{}) {
+	if p := pace(Viewer{Player: id(4)}); p != (Pace{Watching: true}) {
 		t.Errorf("paused: %+v", p)
 	}
 	// R-MANIAC-07: in a night the Doctor's step may follow, every living player
