@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -386,10 +387,12 @@ func TestAct(t *testing.T) {
 	// A player's view: night 1 is a meeting, so "sleep" is all there is.
 	p := tokens[ids[0]]
 	pv := e.MustAct(code, p, rules.Action{ID: "z1", Type: rules.ActSleep})
-	// Done, they wait for the others: fast only if the day opens with them.
+	// Done, they wait for the others: the day opens with seat 1's speech, so a
+	// player in seat k is k steps from being asked (k hand-overs less the
+	// margin), and one beyond the pace's look-ahead idles.
 	want := pollIdle
-	if pv.Players[0].ID == pv.You.ID {
-		want = pollUrgent
+	if k := slices.IndexFunc(pv.Players, func(p rules.PlayerView) bool { return p.ID == pv.You.ID }) + 1; k <= 4 {
+		want = time.Duration(k)*time.Duration(pv.Rules.HandOver)*time.Second - handOverMargin
 	}
 	if pv.You == nil || !pv.You.Done || pv.PollAfterMs != want.Milliseconds() {
 		t.Errorf("after sleeping: you %+v, pollAfterMs %d, want %d", pv.You, pv.PollAfterMs, want.Milliseconds())
