@@ -14,37 +14,16 @@ import (
 	"strconv"
 	"time"
 
-	"citysleeps/shared/rules"
+	"citysleeps/shared/httpapi/body"
 )
 
-// View is a game view as the API sends it: rules.View and the poll hint.
-type View struct {
-	rules.View
-	PollAfterMs int64 `json:"pollAfterMs"`
-}
-
-// Created is the body of a 201 from POST /api/games.
-type Created struct {
-	Code      string `json:"code"`
-	HostToken string `json:"hostToken"`
-	JoinURL   string `json:"joinUrl"`
-	Game      View   `json:"game"`
-}
-
-// Joined is the body of a 201 from POST /api/games/{code}/players.
-type Joined struct {
-	PlayerID string `json:"playerId"`
-	Token    string `json:"token"`
-	Game     View   `json:"game"`
-}
-
-// APIError is the body of an error response.
-type APIError struct {
-	Error struct {
-		Code    string `json:"code"`
-		Message string `json:"message"`
-	} `json:"error"`
-}
+// The API's bodies (package body), under the names the bots use.
+type (
+	View     = body.View
+	Created  = body.Created
+	Joined   = body.Joined
+	APIError = body.Error
+)
 
 // Response is one answer from the API.
 type Response struct {

@@ -19,6 +19,7 @@ import (
 	"strconv"
 	"testing"
 
+	"citysleeps/shared/httpapi/body"
 	"citysleeps/shared/rules"
 )
 
@@ -96,34 +97,13 @@ func URLTransport(base string, client *http.Client) Transport {
 	}
 }
 
-// View is a game view as the API sends it.
-type View struct {
-	rules.View
-	PollAfterMs int64 `json:"pollAfterMs"`
-}
-
-// Created is the body of a 201 from POST /api/games.
-type Created struct {
-	Code      string `json:"code"`
-	HostToken string `json:"hostToken"`
-	JoinURL   string `json:"joinUrl"`
-	Game      View   `json:"game"`
-}
-
-// Joined is the body of a 201 from POST /api/games/{code}/players.
-type Joined struct {
-	PlayerID string `json:"playerId"`
-	Token    string `json:"token"`
-	Game     View   `json:"game"`
-}
-
-// ErrorBody is the body of every error.
-type ErrorBody struct {
-	Error struct {
-		Code    string `json:"code"`
-		Message string `json:"message"`
-	} `json:"error"`
-}
+// The API's bodies (package body), under the names the tests use.
+type (
+	View      = body.View
+	Created   = body.Created
+	Joined    = body.Joined
+	ErrorBody = body.Error
+)
 
 // Client makes API calls through a Transport and fails tb on surprises.
 type Client struct {
