@@ -124,14 +124,7 @@ func Start(ctx context.Context, o TargetOptions) (t *Target, err error) {
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/api/", t.Meter.Handler(api))
-	t.srv = &http.Server{
-		Handler:           mux,
-		ReadHeaderTimeout: 5 * time.Second,
-		ReadTimeout:       15 * time.Second,
-		WriteTimeout:      30 * time.Second,
-		IdleTimeout:       2 * time.Minute,
-		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
-	}
+	t.srv = httpapi.NewServer(mux, logger)
 	t.served = make(chan error, 1)
 	go func() { t.served <- t.srv.Serve(ln) }()
 	return t, nil

@@ -98,14 +98,7 @@ func run(ctx context.Context, getenv func(string) string, out io.Writer, ready c
 	mux := http.NewServeMux()
 	mux.Handle("/api/", api)
 	mux.Handle("/", httpapi.Static(os.DirFS(cfg.frontendDir)))
-	srv := &http.Server{
-		Handler:           mux,
-		ReadHeaderTimeout: 5 * time.Second,
-		ReadTimeout:       15 * time.Second,
-		WriteTimeout:      30 * time.Second,
-		IdleTimeout:       2 * time.Minute,
-		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
-	}
+	srv := httpapi.NewServer(mux, logger)
 
 	fmt.Fprintf(out, "City Sleeps is running.\n  Open on this computer:      %s\n", local)
 	if lan != "" {
