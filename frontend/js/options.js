@@ -26,6 +26,7 @@ export const OPTIONS = [
   { key: 'lastPairMafia', type: 'bool', group: 'win' },
   { key: 'firstNightMeeting', type: 'bool', group: 'night' },
   { key: 'mafiaKill', type: 'choice', choices: ['unanimous', 'don', 'majority'], group: 'night' },
+  { key: 'eyesClosed', type: 'bool', group: 'night' },
   { key: 'donChecks', type: 'bool', group: 'night' },
   { key: 'commissar', type: 'choice', choices: ['check', 'public', 'shoot', 'check_or_shoot'], group: 'night' },
   { key: 'doctorVictims', type: 'bool', group: 'night' },
@@ -68,7 +69,7 @@ export function presetOptions(name) {
     minPlayers: 10, maxPlayers: 10, mafia: 0, mafiaFormula: 'classic',
     don: true, sheriff: true, doctor: false, lover: false, advocate: false, cinderella: false, maniac: false,
     openRoles: false, win: 'parity', lastPairMafia: false,
-    drawSeats: true, mafiaKill: 'unanimous', firstNightMeeting: true, introRound: false,
+    drawSeats: true, mafiaKill: 'unanimous', eyesClosed: true, firstNightMeeting: true, introRound: false,
     voting: 'nominees', nominationsPerSpeech: 1, maxNominees: 0, nomineeDefence: false,
     day1SingleNomineeStays: true, nonVoters: 'last_nominee', ties: 'car_crash', tieRepeats: 1,
     fourLeftNoRevote: true, halfVote: false, lastWords: 'all',
@@ -84,7 +85,7 @@ export function presetOptions(name) {
     case 'classic':
       Object.assign(base, {
         minPlayers: 5, maxPlayers: 20, don: false, donChecks: false, drawSeats: false,
-        openRoles: true, win: 'elimination', mafiaKill: 'majority',
+        openRoles: true, win: 'elimination', mafiaKill: 'majority', eyesClosed: false,
         voting: 'anyone', nonVoters: 'abstain', ties: 'revote',
         day1SingleNomineeStays: false, fourLeftNoRevote: false,
         lastWords: 'sheriff_night', testament: true, warningsToMute: 0, warningsToRemove: 0,
@@ -94,7 +95,7 @@ export function presetOptions(name) {
       Object.assign(base, {
         minPlayers: 9, maxPlayers: 30, mafiaFormula: 'party', don: false, donChecks: false, drawSeats: false,
         advocate: true, cinderella: true, openRoles: true, win: 'elimination', lastPairMafia: true,
-        mafiaKill: 'majority', commissar: 'public', revealAfter: 1, doubleDeath: true,
+        mafiaKill: 'majority', eyesClosed: false, commissar: 'public', revealAfter: 1, doubleDeath: true,
         maxNominees: 3, nomineeDefence: true, day1SingleNomineeStays: false, fourLeftNoRevote: false,
         nonVoters: 'abstain', ties: 'revote', tieRepeats: 2, lastWords: 'all',
         warningsToMute: 0, warningsToRemove: 0,
@@ -102,7 +103,7 @@ export function presetOptions(name) {
       break;
     case 'maniac':
       Object.assign(base, {
-        doctor: true, maniac: true, drawSeats: false, openRoles: true, mafiaKill: 'don',
+        doctor: true, maniac: true, drawSeats: false, openRoles: true, mafiaKill: 'don', eyesClosed: false,
         introRound: true, voting: 'anyone', nonVoters: 'abstain', ties: 'justify',
         day1SingleNomineeStays: false, fourLeftNoRevote: false,
         lastWords: 'town_night', commissar: 'check_or_shoot',

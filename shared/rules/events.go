@@ -8,7 +8,7 @@ const (
 	EvKicked        = "kicked"         // the host removed target from the lobby
 	EvStarted       = "started"        // cards dealt
 	EvNightFell     = "night_fell"     // "the city falls asleep"
-	EvShot          = "shot"           // actor (mafia) aimed at target; to the mafia
+	EvShot          = "shot"           // actor (mafia) aimed at target; to the mafia, or with eyes closed the shooter only
 	EvAct           = "act"            // actor's night act (result holds the type); to the moderator
 	EvChecked       = "checked"        // actor checked target: result "black"/"red" or "sheriff"/"not_sheriff"
 	EvCommissar     = "commissar"      // result "right" or "wrong", to everyone (R-PARTY-03)
@@ -81,7 +81,15 @@ func (s *State) visible(e Event, v Viewer) bool {
 		return false
 	case ToMafia:
 		p := s.player(v.Player)
-		return p != nil && p.Role.Team() == MafiaTeam
+		if p == nil || p.Role.Team() != MafiaTeam {
+			return false
+		}
+		// R-SPORT-10: a shot made with eyes closed is the shooter's alone.
+		return e.Type != EvShot || e.Actor == v.Player || !s.eyesShut(e.Night)
 	}
 	return e.To == v.Player
 }
+
+// eyesShut reports whether the black players shoot with their eyes closed on the
+// given night (R-SPORT-10): every night after the first, when the rules say so.
+func (s *State) eyesShut(night int) bool { return s.Rules.EyesClosed && night > 1 }

@@ -47,6 +47,12 @@ type Options struct {
 	// MafiaKill is how the team's night shots become one kill: "unanimous"
 	// (R-SPORT-10), "don" (R-MANIAC-03) or "majority" (R-CLASSIC-04).
 	MafiaKill string `json:"mafiaKill"`
+	// EyesClosed: after night 1 the black players shoot with their eyes closed
+	// (R-SPORT-10), so each sees only their own shot until morning; night 1 is the
+	// only night they see one another. Off, the team sees its shots as they come,
+	// as a table that wakes the mafia together does (R-CLASSIC-04, R-PARTY-07,
+	// R-MANIAC-03).
+	EyesClosed bool `json:"eyesClosed"`
 	// FirstNightMeeting makes night 1 a meeting only: no kills, checks or
 	// protections (R-CLASSIC-02, R-SPORT-02, R-PARTY-02).
 	FirstNightMeeting bool `json:"firstNightMeeting"`
@@ -167,7 +173,7 @@ func Preset(name string) (Options, error) {
 	base := Options{
 		MinPlayers: 10, MaxPlayers: 10, MafiaFormula: "classic",
 		Don: true, Sheriff: true,
-		DrawSeats: true, Win: "parity", MafiaKill: "unanimous", FirstNightMeeting: true,
+		DrawSeats: true, Win: "parity", MafiaKill: "unanimous", EyesClosed: true, FirstNightMeeting: true,
 		Voting: "nominees", NominationsPerSpeech: 1, Day1SingleNomineeStays: true,
 		NonVoters: "last_nominee", Ties: "car_crash", TieRepeats: 1, FourLeftNoRevote: true,
 		LastWords: "all", Commissar: "check", DonChecks: true, ManiacSide: "alone",
@@ -184,6 +190,7 @@ func Preset(name string) (Options, error) {
 		base.MinPlayers, base.MaxPlayers = 5, 20
 		base.Don, base.DonChecks, base.DrawSeats = false, false, false
 		base.OpenRoles, base.Win, base.MafiaKill = true, "elimination", "majority"
+		base.EyesClosed = false // the mafia wake and point together (R-CLASSIC-04)
 		base.Voting, base.NonVoters, base.Ties = "anyone", "abstain", "revote"
 		base.Day1SingleNomineeStays, base.FourLeftNoRevote = false, false
 		base.LastWords, base.Testament = "sheriff_night", true
@@ -196,6 +203,7 @@ func Preset(name string) (Options, error) {
 		base.Advocate, base.Cinderella = true, true
 		base.OpenRoles, base.Win, base.LastPairMafia = true, "elimination", true
 		base.MafiaKill, base.Commissar, base.RevealAfter, base.DoubleDeath = "majority", "public", 1, true
+		base.EyesClosed = false // the mafia wake to sentence together (R-PARTY-07)
 		base.MaxNominees, base.NomineeDefence = 3, true
 		base.Day1SingleNomineeStays, base.FourLeftNoRevote = false, false
 		base.NonVoters, base.Ties, base.TieRepeats = "abstain", "revote", 2
@@ -206,6 +214,7 @@ func Preset(name string) (Options, error) {
 		// introduction round, justification.
 		base.Doctor, base.Maniac, base.DrawSeats = true, true, false
 		base.OpenRoles, base.MafiaKill = true, "don"
+		base.EyesClosed = false // the team wakes and points together (R-MANIAC-03)
 		base.IntroRound, base.Voting, base.NonVoters, base.Ties = true, "anyone", "abstain", "justify"
 		base.Day1SingleNomineeStays, base.FourLeftNoRevote = false, false
 		base.LastWords, base.Commissar = "town_night", "check_or_shoot"

@@ -33,7 +33,7 @@ func drawOptions(t *rapid.T) Options {
 		c.MafiaFormula = rapid.SampledFrom([]string{"classic", "party"}).Draw(t, "formula")
 		for _, f := range []*bool{&c.Don, &c.Sheriff, &c.Doctor, &c.Lover, &c.Advocate, &c.Cinderella, &c.Maniac,
 			&c.OpenRoles, &c.LastPairMafia, &c.FirstNightMeeting, &c.IntroRound, &c.Day1SingleNomineeStays,
-			&c.FourLeftNoRevote, &c.HalfVote, &c.DoctorOncePerPlayer, &c.DoctorNamesPatient, &c.DrawSeats} {
+			&c.FourLeftNoRevote, &c.HalfVote, &c.DoctorOncePerPlayer, &c.DoctorNamesPatient, &c.DrawSeats, &c.EyesClosed} {
 			*f = rapid.Bool().Draw(t, "flag")
 		}
 		c.Win = rapid.SampledFrom([]string{"parity", "elimination"}).Draw(t, "win")
@@ -342,6 +342,8 @@ func leaks(s State, view View, v Viewer) error {
 			return fmt.Errorf("%+v sees another's check %+v", v, e)
 		case e.Type == EvShot && (me == nil || !me.Role.Black()):
 			return fmt.Errorf("%+v sees the mafia's shot %+v", v, e)
+		case e.Type == EvShot && e.Actor != me.ID && s.Rules.EyesClosed && e.Night > 1:
+			return fmt.Errorf("%+v sees a partner's shot made with eyes closed (R-SPORT-10) %+v", v, e)
 		case e.Role != "" && !s.player(e.Target).Shown:
 			return fmt.Errorf("%+v sees a hidden role in %+v", v, e)
 		}
@@ -352,6 +354,11 @@ func leaks(s State, view View, v Viewer) error {
 		}
 		if len(view.You.Shots) > 0 && !me.Role.Black() {
 			return fmt.Errorf("%+v sees the shots", v)
+		}
+		for _, c := range view.You.Shots {
+			if c.Actor != me.ID && s.Rules.EyesClosed && s.Night > 1 {
+				return fmt.Errorf("%+v sees a partner's shot made with eyes closed (R-SPORT-10) %+v", v, c)
+			}
 		}
 		if len(view.You.Victims) > 0 && me.Role != Doctor {
 			return fmt.Errorf("%+v sees the victims", v)

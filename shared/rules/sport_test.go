@@ -253,3 +253,61 @@ func lastBallots(s State) []Ballot {
 }
 
 func itoa(n int) string { return id(n)[1:] }
+
+// TestSportEyesClosed: after night 1 the mafia shoot with their eyes closed
+// (R-SPORT-10): a black player sees only their own shot, on the phone and in the
+// story, through the morning; the moderator sees every shot; the game's end shows
+// them all. With the option off the team sees its shots as they come.
+func TestSportEyesClosed(t *testing.T) {
+	shotsSeen := func(g *game, seat int) (you, story []string) {
+		v := ViewOf(g.s, Viewer{Player: id(seat)}, g.now)
+		for _, c := range v.You.Shots {
+			you = append(you, c.Actor)
+		}
+		for _, e := range v.Events {
+			if e.Type == EvShot {
+				story = append(story, e.Actor)
+			}
+		}
+		return you, story
+	}
+	g := sport10(t)
+	if !g.s.Rules.EyesClosed {
+		t.Fatal("R-SPORT-10: the sport rules shoot with eyes open")
+	}
+	g.quietNight()
+	g.skipDay()
+	g.do(1, ActKill, 5)
+	g.do(2, ActKill, 6)
+	for seat, want := range map[int]string{1: id(1), 2: id(2), 3: ""} {
+		you, story := shotsSeen(g, seat)
+		if want == "" && (len(you) > 0 || len(story) > 0) || want != "" && (!slices.Equal(you, []string{want}) || !slices.Equal(story, []string{want})) {
+			t.Errorf("R-SPORT-10: seat %d sees the shots of %v on the phone and %v in the story, want only %q", seat, you, story, want)
+		}
+	}
+	g.s.Moderator = ModeratorHost
+	if v := ViewOf(g.s, Viewer{Host: true}, g.now); len(v.Night.Choices) != 2 {
+		t.Errorf("R-SPORT-10: the moderator sees %v", v.Night.Choices)
+	}
+	g.s.Moderator = ModeratorApp
+	g.sleepRest() // seat 3 never shot: a miss
+	g.wantEvent(EvMissed, 0, "")
+	if _, story := shotsSeen(g, 2); !slices.Equal(story, []string{id(2)}) {
+		t.Errorf("R-SPORT-10: by day seat 2 sees the shots of %v", story)
+	}
+	for _, seat := range []int{1, 2, 3} {
+		g.s.player(id(seat)).Alive = false
+	}
+	g.s.checkWin(g.now)
+	if _, story := shotsSeen(g, 7); len(story) != 2 {
+		t.Errorf("R-SPORT-10: the finished game's story shows the shots of %v", story)
+	}
+
+	open := newGame(t, PresetCustom, 10, func(o *Options) { o.EyesClosed = false }, Don, Mafia, Mafia, Sheriff)
+	open.quietNight()
+	open.skipDay()
+	open.do(1, ActKill, 5)
+	if you, story := shotsSeen(open, 2); !slices.Equal(you, []string{id(1)}) || !slices.Equal(story, []string{id(1)}) {
+		t.Errorf("eyes open: seat 2 sees %v and %v, want the Don's shot", you, story)
+	}
+}

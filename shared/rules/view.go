@@ -69,7 +69,8 @@ type You struct {
 	Team   Team    `json:"team,omitempty"`
 	Alive  bool    `json:"alive"`
 	Checks []Check `json:"checks,omitempty"`
-	// Shots are the black team's shots tonight, seen by the team as they are made.
+	// Shots are the black team's shots tonight, seen by the team as they are made;
+	// with eyes closed (Options.EyesClosed, R-SPORT-10) only the player's own.
 	Shots []Choice `json:"shots,omitempty"`
 	// Victims are the night's victims the Doctor chooses among (R-MANIAC-07).
 	Victims []string `json:"victims,omitempty"`
@@ -175,7 +176,7 @@ func (s *State) you(p *Player) *You {
 	}
 	if night && p.Role.Team() == MafiaTeam && p.Alive {
 		for _, c := range s.Choices {
-			if c.Type == ActKill && s.player(c.Actor).Role.Team() == MafiaTeam {
+			if c.Type == ActKill && s.player(c.Actor).Role.Team() == MafiaTeam && (c.Actor == p.ID || !s.eyesShut(s.Night)) {
 				y.Shots = append(y.Shots, c)
 			}
 		}

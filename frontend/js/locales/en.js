@@ -135,6 +135,8 @@ export default {
   'opt.mafiaKill.unanimous': 'all on one seat, or a miss',
   'opt.mafiaKill.don': 'the Don decides',
   'opt.mafiaKill.majority': 'the most picks, a split is a miss',
+  'opt.eyesClosed': 'Shots with eyes closed',
+  'opt.eyesClosed.help': 'After the first night each mafia player sees only their own shot; the first night is the only one they see each other.',
   'opt.donChecks': 'The Don looks for the Sheriff',
   'opt.donChecks.help': 'Each night the Don checks one player: is this the Sheriff?',
   'opt.commissar': 'The Sheriff at night',

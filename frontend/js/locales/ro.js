@@ -129,6 +129,8 @@ export default {
   'opt.mafiaKill.unanimous': 'toți pe același loc, altfel ratare',
   'opt.mafiaKill.don': 'decide Donul',
   'opt.mafiaKill.majority': 'majoritatea, la egalitate ratare',
+  'opt.eyesClosed': 'Împușcături cu ochii închiși',
+  'opt.eyesClosed.help': 'După prima noapte fiecare mafiot își vede doar propria împușcătură; membrii mafiei se văd între ei numai în prima noapte.',
   'opt.donChecks': 'Donul caută Șeriful',
   'opt.donChecks.help': 'În fiecare noapte Donul verifică un jucător: este el Șeriful?',
   'opt.commissar': 'Șeriful noaptea',

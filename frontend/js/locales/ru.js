@@ -129,6 +129,8 @@ export default {
   'opt.mafiaKill.unanimous': 'все в одного, иначе промах',
   'opt.mafiaKill.don': 'решает Дон',
   'opt.mafiaKill.majority': 'большинство, поровну — промах',
+  'opt.eyesClosed': 'Стрельба с закрытыми глазами',
+  'opt.eyesClosed.help': 'После первой ночи каждый мафиози видит только свой выстрел; друг друга мафия видит лишь в первую ночь.',
   'opt.donChecks': 'Дон ищет Шерифа',
   'opt.donChecks.help': 'Каждую ночь Дон проверяет одного игрока: Шериф ли это?',
   'opt.commissar': 'Шериф ночью',

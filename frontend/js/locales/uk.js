@@ -129,6 +129,8 @@ export default {
   'opt.mafiaKill.unanimous': 'всі в одного, інакше промах',
   'opt.mafiaKill.don': 'вирішує Дон',
   'opt.mafiaKill.majority': 'більшість, порівну — промах',
+  'opt.eyesClosed': 'Стрільба з закритими очима',
+  'opt.eyesClosed.help': 'Після першої ночі кожен мафіозі бачить лише свій постріл; одне одного мафія бачить тільки першої ночі.',
   'opt.donChecks': 'Дон шукає Шерифа',
   'opt.donChecks.help': 'Щоночі Дон перевіряє одного гравця: чи це Шериф?',
   'opt.commissar': 'Шериф уночі',
