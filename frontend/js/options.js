@@ -56,6 +56,7 @@ export const OPTIONS = [
   { key: 'intro', type: 'int', min: 5, max: 600, group: 'timers' },
   { key: 'extraSpeech', type: 'int', min: 0, max: 600, group: 'timers' },
   { key: 'night', type: 'int', min: 10, max: 1800, group: 'timers' },
+  { key: 'mafiaTime', type: 'int', min: 0, max: 600, group: 'timers' },
   { key: 'vote', type: 'int', min: 5, max: 600, group: 'timers' },
   { key: 'handOver', type: 'int', min: 0, max: 10, group: 'timers' },
 ];
@@ -76,7 +77,7 @@ export function presetOptions(name) {
     commissar: 'check', testament: false, testamentKills: false, revealAfter: 0, doubleDeath: false,
     donChecks: true, doctorVictims: false, doctorOncePerPlayer: false, doctorNamesPatient: false,
     maniacSide: 'alone', warningsToMute: 3, warningsToRemove: 4,
-    speech: 60, defence: 30, lastWord: 60, intro: 30, extraSpeech: 0, night: 60, vote: 30, handOver: 4,
+    speech: 60, defence: 30, lastWord: 60, intro: 30, extraSpeech: 0, night: 60, mafiaTime: 0, vote: 30, handOver: 4,
   };
   switch (name) {
     case 'sport':
@@ -107,7 +108,7 @@ export function presetOptions(name) {
         introRound: true, voting: 'anyone', nonVoters: 'abstain', ties: 'justify',
         day1SingleNomineeStays: false, fourLeftNoRevote: false,
         lastWords: 'town_night', commissar: 'check_or_shoot',
-        doctorVictims: true, doctorOncePerPlayer: true, defence: 60, lastWord: 30, extraSpeech: 30,
+        doctorVictims: true, doctorOncePerPlayer: true, defence: 60, lastWord: 30, extraSpeech: 30, mafiaTime: 30,
         warningsToMute: 0, warningsToRemove: 0,
       });
       break;

@@ -223,6 +223,7 @@ func (s *State) do(actor Actor, a Action, now time.Time) error {
 		s.log(ToAll, Event{Type: EvRemoved, Target: a.Target})
 		s.remove(a.Target, now)
 	case ActSleep, ActKill, ActCheck, ActHeal, ActProtect, ActDefend, ActShoot:
+		s.timeShot(actor.Player, a, now)
 		s.nightAct(actor.Player, a, now)
 	case ActNominate:
 		s.Nominations = append(s.Nominations, Nomination{By: actor.Player, Target: a.Target})

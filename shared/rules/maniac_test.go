@@ -3,6 +3,7 @@ package rules
 import (
 	"slices"
 	"testing"
+	"time"
 )
 
 // maniac10: seat 1 Don, 2-3 mafia, 4 Sheriff, 5 Doctor, 6 Maniac, 7-10 citizens.
@@ -215,4 +216,85 @@ func TestManiacWins(t *testing.T) {
 		g.wantDead(4)
 		g.wantWinner(MafiaTeam)
 	})
+}
+
+// TestManiacDonGoneUnanimous: with the Don gone every living black player must
+// shoot the same seat, or it is a miss (R-MANIAC-03); a majority no longer kills.
+func TestManiacDonGoneUnanimous(t *testing.T) {
+	g := maniac10(t, nil)
+	g.night(nil)
+	g.speeches(nil)
+	g.vote(map[int]int{1: 2, 2: 1, 3: 1, 4: 1, 5: 1, 6: 1, 7: 1, 8: 1, 9: 1, 10: 1})
+	g.speeches(nil)
+	g.voteAll(2, 3, 4, 5, 6, 7, 8, 9, 10)
+	g.wantDead(1)
+	// Seat 2 shoots, seat 3 does not: a miss.
+	g.night(map[int][]string{2: {"kill:9"}})
+	g.wantAlive(9)
+	g.wantEvent(EvMissed, 0, "")
+	g.speeches(nil)
+	g.vote(map[int]int{2: 7, 3: 7, 4: 7, 5: 8, 6: 8, 7: 8, 8: 10, 9: 10, 10: 10}) // three tied: all stay
+	// Different seats: a miss. The same seat: a kill.
+	g.night(map[int][]string{2: {"kill:9"}, 3: {"kill:10"}})
+	g.wantAlive(9, 10)
+	g.speeches(nil)
+	g.vote(map[int]int{2: 7, 3: 7, 4: 7, 5: 8, 6: 8, 7: 8, 8: 10, 9: 10, 10: 10})
+	g.night(map[int][]string{2: {"kill:9"}, 3: {"kill:9"}})
+	g.sleepRest() // the Doctor's step
+	g.wantDead(9)
+}
+
+// TestManiacMafiaTime: the mafia have 30 s from nightfall to agree (R-MANIAC-03,
+// text 004 «în termen de 30 de secunde»): the Don's choice made later is "the
+// mafia missed"; with the Don gone every shot must come within the 30 s. The time
+// is the state's: a pause moves it, and the black players' view says when it ends.
+func TestManiacMafiaTime(t *testing.T) {
+	o, _ := Preset(PresetManiac)
+	if o.MafiaTime != 30 {
+		t.Fatalf("R-MANIAC-03: the mafia have %d s", o.MafiaTime)
+	}
+	g := maniac10(t, nil)
+	v := ViewOf(g.s, Viewer{Player: id(2)}, g.now)
+	if v.You.ShootBy == nil || !v.You.ShootBy.Equal(g.now.Add(30*time.Second)) {
+		t.Fatalf("R-MANIAC-03: the mafia's time ends at %v, night fell at %v", v.You.ShootBy, g.now)
+	}
+	if v := ViewOf(g.s, Viewer{Player: id(7)}, g.now); v.You.ShootBy != nil {
+		t.Fatal("a citizen is told the mafia's time")
+	}
+	// The Don shoots after 31 s: a miss, though his shot stands in the moderator's list.
+	g.tick(31 * time.Second)
+	g.do(1, ActKill, 9)
+	if !slices.Equal(g.s.LateShots, []string{id(1)}) {
+		t.Fatalf("R-MANIAC-03: late shots %v", g.s.LateShots)
+	}
+	g.sleepRest()
+	g.wantAlive(9)
+	g.wantEvent(EvMissed, 0, "")
+	g.speeches(nil)
+	g.vote(map[int]int{1: 7, 2: 7, 3: 7, 4: 8, 5: 8, 6: 8, 7: 10, 8: 10, 9: 10, 10: 9})
+	// A pause stops the mafia's clock with the night's: 20 s, a pause of a minute,
+	// 9 s more, and the Don is still in time.
+	g.tick(20 * time.Second)
+	g.host(Action{Type: ActPause})
+	g.tick(time.Minute)
+	g.host(Action{Type: ActResume})
+	g.tick(9 * time.Second)
+	g.do(1, ActKill, 9)
+	g.sleepRest()
+	g.sleepRest() // the Doctor's step
+	g.wantDead(9)
+	g.lastWords()
+	g.speeches(nil)
+	g.vote(map[int]int{1: 2, 2: 1, 3: 1, 4: 1, 5: 1, 6: 1, 7: 1, 8: 1, 10: 1})
+	g.speeches(nil)
+	g.voteAll(2, 3, 4, 5, 6, 7, 8, 10)
+	g.wantDead(1)
+	// The Don is gone: seat 2 shoots in time, seat 3 at 40 s: a miss.
+	g.do(2, ActKill, 10)
+	g.tick(40 * time.Second)
+	g.do(3, ActKill, 10)
+	g.sleepRest()
+	g.wantAlive(10)
+	g.want(PhaseDay)
+	g.wantEvent(EvMissed, 0, "")
 }

@@ -102,7 +102,28 @@ func (s *State) choice(r Role, typ string) (actor, target string) {
 	return "", ""
 }
 
+// mafiaDeadline is when the black team's time to agree on its kill runs out
+// (Options.MafiaTime, R-MANIAC-03), or zero when it has the whole night. The
+// night step's deadline is nightfall plus Options.Night while its acts are open
+// (a pause moves both), so the engine needs no clock of its own to know it.
+func (s *State) mafiaDeadline() time.Time {
+	if s.Rules.MafiaTime <= 0 || s.Rules.MafiaTime >= s.Rules.Night || s.Phase.Name != PhaseNight || s.Phase.Paused > 0 {
+		return time.Time{}
+	}
+	return s.Phase.EndsAt.Add(-seconds(s.Rules.Night - s.Rules.MafiaTime))
+}
+
+// timeShot notes a black player's shot made after the mafia's time: it will count
+// as no shot (R-MANIAC-03: "no agreement within 30 seconds: the mafia missed").
+func (s *State) timeShot(id string, a Action, now time.Time) {
+	end := s.mafiaDeadline()
+	if a.Type == ActKill && !end.IsZero() && now.After(end) && s.player(id).Role.Team() == MafiaTeam {
+		s.LateShots = append(s.LateShots, id)
+	}
+}
+
 // mafiaTarget turns the black players' shots into one kill, or "" for a miss.
+// A shot made after the mafia's time counts as none.
 func (s *State) mafiaTarget() string {
 	shots := map[string]string{}
 	var shooters []string
@@ -113,7 +134,7 @@ func (s *State) mafiaTarget() string {
 		}
 		shooters = append(shooters, p.ID)
 		for _, c := range s.Choices {
-			if c.Actor == p.ID && c.Type == ActKill {
+			if c.Actor == p.ID && c.Type == ActKill && !slices.Contains(s.LateShots, p.ID) {
 				shots[p.ID] = c.Target
 				if p.Role == Don {
 					donShot = c.Target
@@ -123,7 +144,9 @@ func (s *State) mafiaTarget() string {
 	}
 	mode := s.Rules.MafiaKill
 	if mode == "don" && !s.roleAlive(Don) {
-		mode = "majority" // R-MANIAC-03: without the Don the team decides together.
+		// R-MANIAC-03: with the Don gone every living black player must shoot the
+		// same seat, or it is a miss.
+		mode = "unanimous"
 	}
 	switch mode {
 	case "unanimous":
@@ -298,7 +321,7 @@ func (s *State) morning(now time.Time) {
 	if len(s.Victims) > 0 && s.Rules.HalfVote {
 		s.HalfVoter = s.Victims[0]
 	}
-	s.Choices, s.Done, s.Victims = nil, nil, nil
+	s.Choices, s.Done, s.Victims, s.LateShots = nil, nil, nil, nil
 	if s.checkWin(now) {
 		return
 	}

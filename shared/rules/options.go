@@ -45,7 +45,8 @@ type Options struct {
 	DrawSeats bool `json:"drawSeats"`
 
 	// MafiaKill is how the team's night shots become one kill: "unanimous"
-	// (R-SPORT-10), "don" (R-MANIAC-03) or "majority" (R-CLASSIC-04).
+	// (R-SPORT-10), "don" (R-MANIAC-03; with the Don gone, unanimous) or
+	// "majority" (R-CLASSIC-04).
 	MafiaKill string `json:"mafiaKill"`
 	// EyesClosed: after night 1 the black players shoot with their eyes closed
 	// (R-SPORT-10), so each sees only their own shot until morning; night 1 is the
@@ -53,6 +54,10 @@ type Options struct {
 	// as a table that wakes the mafia together does (R-CLASSIC-04, R-PARTY-07,
 	// R-MANIAC-03).
 	EyesClosed bool `json:"eyesClosed"`
+	// MafiaTime is how many seconds from nightfall the black team has to agree on
+	// its kill (R-MANIAC-03: 30); a shot made later counts as no shot, so a Don
+	// who has not chosen in time means "the mafia missed". 0 is the whole night.
+	MafiaTime int `json:"mafiaTime"`
 	// FirstNightMeeting makes night 1 a meeting only: no kills, checks or
 	// protections (R-CLASSIC-02, R-SPORT-02, R-PARTY-02).
 	FirstNightMeeting bool `json:"firstNightMeeting"`
@@ -213,7 +218,7 @@ func Preset(name string) (Options, error) {
 		// R-MANIAC-01..11: 10 players, Don, Sheriff, Doctor, Maniac, open table,
 		// introduction round, justification.
 		base.Doctor, base.Maniac, base.DrawSeats = true, true, false
-		base.OpenRoles, base.MafiaKill = true, "don"
+		base.OpenRoles, base.MafiaKill, base.MafiaTime = true, "don", 30
 		base.EyesClosed = false // the team wakes and points together (R-MANIAC-03)
 		base.IntroRound, base.Voting, base.NonVoters, base.Ties = true, "anyone", "abstain", "justify"
 		base.Day1SingleNomineeStays, base.FourLeftNoRevote = false, false
@@ -302,6 +307,7 @@ func (o Options) Validate() error {
 		{"night", o.Night, 10, 1800},
 		{"vote", o.Vote, 5, 600},
 		{"extraSpeech", o.ExtraSpeech, 0, 600},
+		{"mafiaTime", o.MafiaTime, 0, 600},
 		{"handOver", o.HandOver, 0, 10},
 	}
 	for _, r := range ranges {

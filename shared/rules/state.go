@@ -62,6 +62,9 @@ type State struct {
 	Choices []Choice `json:"choices,omitempty"` // this night's choices
 	Done    []string `json:"done,omitempty"`    // who has finished this step's task
 	Victims []string `json:"victims,omitempty"` // the night's victims before the Doctor (R-MANIAC-07)
+	// LateShots are the black players who shot after the mafia's time tonight
+	// (Options.MafiaTime, R-MANIAC-03): their shots count as none.
+	LateShots []string `json:"lateShots,omitempty"`
 }
 
 // Player is one seat at the table.
@@ -184,6 +187,7 @@ func (s State) clone() State {
 	c.Choices = slices.Clone(s.Choices)
 	c.Done = slices.Clone(s.Done)
 	c.Victims = slices.Clone(s.Victims)
+	c.LateShots = slices.Clone(s.LateShots)
 	c.Hands = slices.Clone(s.Hands)
 	c.Phase.Queue = slices.Clone(s.Phase.Queue)
 	c.Phase.Candidates = slices.Clone(s.Phase.Candidates)

@@ -72,6 +72,9 @@ type You struct {
 	// Shots are the black team's shots tonight, seen by the team as they are made;
 	// with eyes closed (Options.EyesClosed, R-SPORT-10) only the player's own.
 	Shots []Choice `json:"shots,omitempty"`
+	// ShootBy is when the black team's time to agree on its kill runs out (black
+	// players, at night, under Options.MafiaTime; R-MANIAC-03).
+	ShootBy *time.Time `json:"shootBy,omitempty"`
 	// Victims are the night's victims the Doctor chooses among (R-MANIAC-07).
 	Victims []string `json:"victims,omitempty"`
 	// Done: this player has finished tonight's task.
@@ -83,6 +86,9 @@ type NightView struct {
 	Choices []Choice `json:"choices"`
 	Done    []string `json:"done"`
 	Victims []string `json:"victims,omitempty"`
+	// Late lists the black players whose shot came after the mafia's time and
+	// counts as none (R-MANIAC-03).
+	Late []string `json:"late,omitempty"`
 }
 
 // ViewOf returns what viewer v may see of s at time now. Transitions that fell due are
@@ -130,7 +136,7 @@ func ViewOf(s State, v Viewer, now time.Time) View {
 	if moderator && (s.Phase.Name == PhaseNight || s.Phase.Name == PhaseNightDoctor) {
 		// Empty lists, not null: a client iterates them without a check.
 		out.Night = &NightView{Choices: append([]Choice{}, s.Choices...), Done: append([]string{}, s.Done...),
-			Victims: append([]string{}, s.Victims...)}
+			Victims: append([]string{}, s.Victims...), Late: slices.Clone(s.LateShots)}
 	}
 	return out
 }
@@ -175,6 +181,9 @@ func (s *State) you(p *Player) *You {
 		y.Done = slices.Contains(s.Done, p.ID)
 	}
 	if night && p.Role.Team() == MafiaTeam && p.Alive {
+		if end := s.mafiaDeadline(); !end.IsZero() {
+			y.ShootBy = &end
+		}
 		for _, c := range s.Choices {
 			if c.Type == ActKill && s.player(c.Actor).Role.Team() == MafiaTeam && (c.Actor == p.ID || !s.eyesShut(s.Night)) {
 				y.Shots = append(y.Shots, c)

@@ -197,7 +197,9 @@ export function hostScreen(app, code, token) {
       return pl && pl.role ? t('player.with_role', { player: P(id), role: t(roleKey(pl.role, v.rules)) }) : P(id);
     };
     return h('section', { class: 'panel night-choices' }, h('h2', null, t('host.night_choices')),
-      v.night.choices.length ? h('ul', null, v.night.choices.map((c) => h('li', null, t('host.choice', { actor: who(c.actor), action: t('act.' + c.type), target: c.target ? P(c.target) : '—' }))))
+      v.night.choices.length ? h('ul', null, v.night.choices.map((c) => h('li', null,
+        // A shot after the mafia's time counts as none (R-MANIAC-03).
+        t(c.type === 'kill' && (v.night.late || []).includes(c.actor) ? 'host.choice.late' : 'host.choice', { actor: who(c.actor), action: t('act.' + c.type), target: c.target ? P(c.target) : '—' }))))
         : h('p', { class: 'muted' }, t('host.no_choices')),
       v.night.victims && v.night.victims.length ? h('p', null, t('host.victims', { names: t.list(v.night.victims.map(P)) })) : null,
       h('p', { class: 'muted' }, t('host.done', { names: t.list((v.night.done || []).map(P)) || '—' })));
