@@ -176,6 +176,10 @@ func (s *State) diagnose(p *Player, a Action) error {
 		return ErrAlreadyActed
 	case ActTestament, ActReveal:
 		return ErrNotYourRole
+	case ActRaiseHand:
+		if s.Phase.Name == PhaseDay && s.Phase.Reason == "" && slices.Contains(s.Hands, p.ID) {
+			return refusal(ErrAlreadyActed, "your hand is already raised")
+		}
 	}
 	return ErrWrongPhase
 }

@@ -88,7 +88,11 @@ func (s *State) playerOptions(p *Player) []Option {
 			opts = append(opts, Option{Type: ActEndSpeech})
 		}
 	case PhaseDay:
-		if s.Rules.ExtraSpeech > 0 && s.Phase.Reason == "" && s.speaker() != p.ID && !slices.Contains(s.Hands, p.ID) {
+		// R-MANIAC-09: anyone may raise a hand during the round, the speaker too
+		// (one out of time raises it during their own speech); a hand raised
+		// after the round does not count, so none is offered in the further
+		// speeches or later.
+		if s.Rules.ExtraSpeech > 0 && s.Phase.Reason == "" && !slices.Contains(s.Hands, p.ID) {
 			opts = append(opts, Option{Type: ActRaiseHand})
 		}
 		if s.speaker() == p.ID {

@@ -298,3 +298,28 @@ func TestManiacMafiaTime(t *testing.T) {
 	g.want(PhaseDay)
 	g.wantEvent(EvMissed, 0, "")
 }
+
+// TestManiacSpeakerRaisesHand: a speaker who runs out of time raises a hand
+// during their own speech and speaks 30 s more after the round; a hand raised
+// after the round does not count (R-MANIAC-09).
+func TestManiacSpeakerRaisesHand(t *testing.T) {
+	g := maniac10(t, nil)
+	g.quietNight()
+	g.want(PhaseDay)
+	g.do(1, ActRaiseHand, 0) // seat 1, speaking
+	g.refuse(1, Action{Type: ActRaiseHand}, ErrAlreadyActed)
+	g.do(1, ActEndSpeech, 0)
+	g.do(3, ActRaiseHand, 0) // seat 3, before their own speech
+	for g.s.Phase.Reason != "extra" {
+		g.do(g.s.player(g.s.speaker()).Seat, ActEndSpeech, 0)
+	}
+	if !slices.Equal(g.s.Phase.Queue, []string{id(1), id(3)}) || g.s.Phase.EndsAt.Sub(g.now) != 30*time.Second {
+		t.Fatalf("R-MANIAC-09: further speeches %v ending in %v", g.s.Phase.Queue, g.s.Phase.EndsAt.Sub(g.now))
+	}
+	// After the round: a hand raised now does not count.
+	g.refuse(5, Action{Type: ActRaiseHand}, ErrWrongPhase)
+	g.refuse(1, Action{Type: ActRaiseHand}, ErrWrongPhase)
+	g.speeches(nil)
+	g.want(PhaseVote)
+	g.refuse(7, Action{Type: ActRaiseHand}, ErrWrongPhase)
+}
