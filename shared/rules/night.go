@@ -303,7 +303,12 @@ func (s *State) morning(now time.Time) {
 			s.log(ToAll, Event{Type: EvCommissar, Result: result})
 		}
 	}
-	_, s.Defended = s.choice(Advocate, ActDefend)
+	// R-PARTY-06, R-PARTY-07: the Advocate wakes after the mafia's sentence, so an
+	// Advocate who does not live to see the morning protects nobody.
+	s.Defended = ""
+	if advocate, client := s.choice(Advocate, ActDefend); !slices.Contains(s.Victims, advocate) {
+		s.Defended = client
+	}
 	s.HalfVoter = ""
 	if !meeting && len(s.Victims) == 0 {
 		s.log(ToAll, Event{Type: EvMissed})

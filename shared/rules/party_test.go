@@ -155,3 +155,24 @@ func TestPartyLight(t *testing.T) {
 	g.speeches(nil)
 	g.refuse(1, Action{Type: ActVote, Target: id(2)}, ErrDead)
 }
+
+// TestPartyAdvocateKilled: the mafia sentence before the Advocate wakes (R-PARTY-07),
+// so an Advocate they kill that night protects nobody the next day (R-PARTY-06).
+func TestPartyAdvocateKilled(t *testing.T) {
+	g := party9(t, nil)
+	g.quietNight()
+	g.skipDay()
+	g.night(map[int][]string{1: {"kill:5"}, 2: {"kill:5"}, 3: {"kill:5"}, 5: {"defend:8"}})
+	g.wantDead(5)
+	if g.s.Defended != "" {
+		t.Fatalf("R-PARTY-06: the dead Advocate defends %s", g.s.Defended)
+	}
+	g.lastWords()
+	g.speeches(map[int]int{1: 8})
+	g.speeches(nil)
+	g.vote(map[int]int{1: 8, 2: 8, 3: 8, 4: 8, 6: 8, 7: 8, 8: 0, 9: 8})
+	g.wantDead(8)
+	if g.hasEvent(EvDefended, 8, "") {
+		t.Fatal("R-PARTY-06: the killed Advocate's client was defended")
+	}
+}
