@@ -75,7 +75,7 @@ export function eventText(ev, ctx) {
       if (ev.result === 'refused') return t('ev.healed.refused', params);
       return t(ev.target ? 'ev.healed.named' : 'ev.healed', params);
     case 'tie':
-      return t(ev.result === 'four_left' ? 'ev.tie.four_left' : 'ev.tie', params);
+      return t(ev.result === 'four_left' || ev.result === 'half_vote' ? 'ev.tie.' + ev.result : 'ev.tie', params);
     case 'eliminated':
       return t('ev.eliminated.' + (['testament', 'reveal'].includes(ev.result) ? ev.result : 'vote'), params);
     case 'acquitted': {

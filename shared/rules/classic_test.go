@@ -3,6 +3,7 @@ package rules
 import (
 	"slices"
 	"testing"
+	"time"
 )
 
 // TestClassicDeal: 2 mafia for 5-7 players, 3 for 8-10, about a third above; one
@@ -116,8 +117,10 @@ func TestClassicElimination(t *testing.T) {
 	}
 }
 
-// TestClassicHalfVote: on an even split between two, last night's victim's half
-// vote decides (R-CLASSIC-10); it is off by default.
+// TestClassicHalfVote: when the day vote has split evenly between two players,
+// the player killed last night casts the deciding half vote (R-CLASSIC-10, text
+// 000): after the split is known, between the two. It is off by default; only an
+// honest victim has it; without it the tie goes on as ties do.
 func TestClassicHalfVote(t *testing.T) {
 	if o, _ := Preset(PresetClassic); o.HalfVote {
 		t.Fatal("R-CLASSIC-10: the half vote is on by default")
@@ -128,11 +131,65 @@ func TestClassicHalfVote(t *testing.T) {
 	g.vote(map[int]int{1: 8, 2: 8, 3: 8, 4: 8, 5: 8, 6: 8, 7: 8, 8: 7})
 	g.night(map[int][]string{1: {"kill:5"}, 2: {"kill:5"}, 3: {"kill:5"}})
 	g.speeches(nil)
-	// The half voter votes first; then 3-3 between seats 1 and 6.
-	g.do(5, ActVote, 1)
+	// The victim has no vote in the day's vote itself.
+	g.refuse(5, Action{Type: ActVote, Target: id(1)}, ErrDead)
 	g.vote(map[int]int{1: 6, 2: 6, 3: 6, 4: 1, 6: 1, 7: 1})
+	// 3-3 between seats 1 and 6: now the half vote, between those two only.
+	g.want(PhaseVote)
+	if g.s.Phase.Reason != "half" || !slices.Equal(g.s.Phase.Candidates, []string{id(1), id(6)}) {
+		t.Fatalf("R-CLASSIC-10: the half vote's step %+v", g.s.Phase)
+	}
+	g.wantEvent(EvTie, 1, "half_vote")
+	if v := ViewOf(g.s, Public, g.now); v.Phase.Pending != 1 {
+		t.Fatalf("R-CLASSIC-10: waiting for %d", v.Phase.Pending)
+	}
+	for _, seat := range []int{1, 4, 6} {
+		if opts := Legal(g.s, Actor{Player: id(seat)}); len(opts) != 0 {
+			t.Fatalf("R-CLASSIC-10: seat %d may %v during the half vote", seat, opts)
+		}
+	}
+	g.refuse(5, Action{Type: ActVote, Target: id(7)}, ErrBadTarget)
+	g.do(5, ActVote, 1)
 	g.wantDead(1)
 	g.wantAlive(6)
+	if b := lastBallots(g.s); !slices.Equal(b, []Ballot{{Voter: id(5), Target: id(1), Half: true}}) {
+		t.Fatalf("R-CLASSIC-10: the half vote's ballots %v", b)
+	}
+	// No victim last night: the next even split has no half vote.
+	g.night(nil)
+	g.speeches(nil)
+	g.vote(map[int]int{2: 6, 3: 6, 4: 2, 6: 2, 7: 0})
+	if g.s.Phase.Reason == "half" {
+		t.Fatal("R-CLASSIC-10: a half vote with no victim last night")
+	}
+
+	t.Run("not cast", func(t *testing.T) {
+		g := newGame(t, PresetClassic, 8, func(o *Options) { o.HalfVote = true }, Mafia, Mafia, Mafia, Sheriff)
+		g.quietNight()
+		g.speeches(nil)
+		g.vote(map[int]int{1: 8, 2: 8, 3: 8, 4: 8, 5: 8, 6: 8, 7: 8, 8: 7})
+		g.night(map[int][]string{1: {"kill:5"}, 2: {"kill:5"}, 3: {"kill:5"}})
+		g.speeches(nil)
+		g.vote(map[int]int{1: 6, 2: 6, 3: 6, 4: 1, 6: 1, 7: 1})
+		g.tick(31 * time.Second) // the victim does not vote: the tie is a tie
+		g.want(PhaseVote)
+		if g.s.Phase.Reason != "" || g.s.Repeats != 1 {
+			t.Fatalf("R-CLASSIC-10: after an unused half vote %+v, repeats %d", g.s.Phase, g.s.Repeats)
+		}
+	})
+	t.Run("a black victim has none", func(t *testing.T) {
+		g := newGame(t, PresetClassic, 8, func(o *Options) { o.HalfVote = true }, Mafia, Mafia, Mafia, Sheriff)
+		g.quietNight()
+		g.speeches(nil)
+		g.vote(map[int]int{1: 8, 2: 8, 3: 8, 4: 8, 5: 8, 6: 8, 7: 8, 8: 7})
+		g.night(map[int][]string{1: {"kill:3"}, 2: {"kill:3"}, 3: {"kill:5"}})
+		g.wantDead(3)
+		g.speeches(nil)
+		g.vote(map[int]int{1: 6, 2: 6, 4: 1, 5: 1, 6: 0, 7: 0})
+		if g.s.Phase.Reason == "half" || g.s.HalfVoter != "" {
+			t.Fatal("R-CLASSIC-10: a mafia victim casts the half vote")
+		}
+	})
 }
 
 // TestClassicDoctor: the Doctor heals one player a night, mafia included; the

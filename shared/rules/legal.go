@@ -105,7 +105,7 @@ func (s *State) playerOptions(p *Player) []Option {
 			opts = append(opts, Option{Type: ActEndSpeech})
 		}
 	case PhaseVote:
-		if !s.hasBallot(p.ID) {
+		if s.Phase.Reason != "half" && !s.hasBallot(p.ID) {
 			opts = append(opts, Option{Type: ActVote, Targets: s.Phase.Candidates, Abstain: s.Rules.NonVoters == "abstain" || s.Rules.Voting == "anyone"})
 		}
 	case PhaseVoteAll:
@@ -184,10 +184,10 @@ func (s *State) revealOpen(p *Player) bool {
 		(s.Phase.Name == PhaseDay || (s.Phase.Name == PhaseDefence && s.Phase.Next == PhaseVote && s.Phase.Reason == "accused"))
 }
 
-// halfVoteOpen: last night's victim may cast a half vote in the day's first vote
-// (R-CLASSIC-10).
+// halfVoteOpen: last night's victim casts the deciding half vote once a vote has
+// split evenly between two (R-CLASSIC-10).
 func (s *State) halfVoteOpen(p *Player) bool {
-	return s.Rules.HalfVote && s.HalfVoter == p.ID && s.VoteRound == 0 && s.Repeats == 0 && !s.hasBallot(p.ID)
+	return s.Phase.Reason == "half" && s.HalfVoter == p.ID && !s.hasBallot(p.ID)
 }
 
 // nightTasks are the acts a player still owes in this night step. Every living

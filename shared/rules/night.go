@@ -323,8 +323,12 @@ func (s *State) morning(now time.Time) {
 			words = append(words, id)
 		}
 	}
-	if len(s.Victims) > 0 && s.Rules.HalfVote {
-		s.HalfVoter = s.Victims[0]
+	if s.Rules.HalfVote {
+		// R-CLASSIC-10: the half vote is the just-killed "honest" player's; the
+		// first town player among the night's dead.
+		if i := slices.IndexFunc(s.Victims, func(id string) bool { return s.player(id).Role.Team() == Town }); i >= 0 {
+			s.HalfVoter = s.Victims[i]
+		}
 	}
 	s.Choices, s.Done, s.Victims, s.LateShots = nil, nil, nil, nil
 	if s.checkWin(now) {

@@ -55,7 +55,7 @@ type State struct {
 	FirstCount   int          `json:"firstCount,omitempty"` // votes the justifying player had (R-MANIAC-10)
 	Repeats      int          `json:"repeats,omitempty"`    // tied votes held again (R-PARTY-10)
 	Defended     string       `json:"defended,omitempty"`   // the Advocate's client for today (R-PARTY-06)
-	HalfVoter    string       `json:"halfVoter,omitempty"`  // last night's victim (R-CLASSIC-10)
+	HalfVoter    string       `json:"halfVoter,omitempty"`  // last night's honest victim, until the half vote is used (R-CLASSIC-10)
 	Hands        []string     `json:"hands,omitempty"`      // raised during the round (R-MANIAC-09)
 
 	// Night state.

@@ -161,6 +161,12 @@ func (s *State) phaseView() PhaseView {
 	case PhaseNight, PhaseNightDoctor:
 		pv.Pending = s.aliveCount() - len(s.Done)
 	case PhaseVote, PhaseVoteAll:
+		if s.Phase.Reason == "half" {
+			if !s.hasBallot(s.HalfVoter) {
+				pv.Pending = 1
+			}
+			break
+		}
 		for _, p := range s.living() {
 			if !s.hasBallot(p.ID) {
 				pv.Pending++

@@ -18,8 +18,15 @@ func (s *State) openVoteAll(candidates []string, reason string, now time.Time) {
 	s.Phase = Phase{Name: PhaseVoteAll, Candidates: candidates, Reason: reason, EndsAt: now.Add(seconds(s.Rules.Vote))}
 }
 
-// voteCast closes the vote once every living player has voted.
+// voteCast closes the vote once every living player has voted, or the half vote
+// once it is cast.
 func (s *State) voteCast(now time.Time) {
+	if s.Phase.Reason == "half" {
+		if s.hasBallot(s.HalfVoter) {
+			s.complete(now)
+		}
+		return
+	}
 	for _, p := range s.living() {
 		if !s.hasBallot(p.ID) {
 			return
@@ -43,6 +50,10 @@ func (s *State) closeVote(now time.Time) {
 		s.settleVoteAll(yes, now)
 		return
 	}
+	if s.Phase.Reason == "half" {
+		s.closeHalfVote(now)
+		return
+	}
 	// R-SPORT-05: a missing vote counts for the last nominee (text 003: the last
 	// nominee gets all remaining votes); otherwise it is an abstention.
 	if s.Rules.NonVoters == "last_nominee" && s.Rules.Voting == "nominees" {
@@ -56,11 +67,8 @@ func (s *State) closeVote(now time.Time) {
 	s.log(ToAll, Event{Type: EvVoted, Ballots: ballots})
 	s.Ballots = nil
 	count := map[string]int{}
-	var half string
 	for _, b := range ballots {
-		if b.Half {
-			half = b.Target
-		} else if b.Target != "" {
+		if b.Target != "" {
 			count[b.Target]++
 		}
 	}
@@ -74,19 +82,48 @@ func (s *State) closeVote(now time.Time) {
 			leaders = append(leaders, c)
 		}
 	}
-	// R-CLASSIC-10: on an even split between two, last night's victim's half vote
-	// decides.
-	if len(leaders) == 2 && slices.Contains(leaders, half) {
-		leaders = []string{half}
-	}
 	switch {
 	case len(leaders) == 0:
 		s.acquit("no_votes", now)
 	case len(leaders) == 1:
 		s.leader(leaders[0], count[leaders[0]], now)
+	case len(leaders) == 2 && s.halfVoteDue():
+		s.openHalfVote(leaders, now)
 	default:
 		s.tie(leaders, now)
 	}
+}
+
+// halfVoteDue: the half vote is on and last night's honest victim has not used it
+// (R-CLASSIC-10).
+func (s *State) halfVoteDue() bool {
+	p := s.player(s.HalfVoter)
+	return s.Rules.HalfVote && p != nil && !p.Alive && !p.Removed
+}
+
+// openHalfVote: the vote has split evenly between two, so the player killed last
+// night, who has not yet seen who the mafia are, casts the deciding half vote
+// between them (R-CLASSIC-10, text 000: «разделились поровну между двумя… решающие
+// «полголоса»»). The living have voted; the step waits for the half vote alone.
+func (s *State) openHalfVote(leaders []string, now time.Time) {
+	for _, id := range leaders {
+		s.log(ToAll, Event{Type: EvTie, Target: id, Result: "half_vote"})
+	}
+	s.openVote(leaders, now)
+	s.Phase.Reason = "half"
+}
+
+// closeHalfVote carries out the half vote: the player it falls on leaves. Without
+// it the tie stands and goes where ties go.
+func (s *State) closeHalfVote(now time.Time) {
+	leaders, ballots := s.Phase.Candidates, slices.Clone(s.Ballots)
+	s.Ballots, s.HalfVoter = nil, ""
+	if len(ballots) == 0 {
+		s.tie(leaders, now)
+		return
+	}
+	s.log(ToAll, Event{Type: EvVoted, Ballots: ballots})
+	s.sentence([]string{ballots[0].Target}, now)
 }
 
 // leader handles a single player with most votes.
@@ -112,8 +149,10 @@ func (s *State) tie(leaders []string, now time.Time) {
 		s.acquit("four_left", now) // R-SPORT-08
 		return
 	}
-	for _, id := range leaders {
-		s.log(ToAll, Event{Type: EvTie, Target: id})
+	if s.Phase.Reason != "half" { // the half vote's step has named them already
+		for _, id := range leaders {
+			s.log(ToAll, Event{Type: EvTie, Target: id})
+		}
 	}
 	switch s.Rules.Ties {
 	case "car_crash":

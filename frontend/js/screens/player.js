@@ -381,6 +381,9 @@ export function playerScreen(app, code) {
           onclick: () => { session.local.vote = { key: voteKey(v), target: '' }; act({ type: 'vote' }); },
         }, t('vote.abstain')));
       }
+    } else if (v.phase.reason === 'half') {
+      // R-CLASSIC-10: the living have voted; last night's victim decides.
+      sec.append(h('p', { class: 'big-line' }, t('vote.half_wait')));
     } else {
       const mine = session.local.vote && session.local.vote.key === voteKey(v) ? session.local.vote : null;
       sec.append(h('h2', null, ICON.voted + ' ' + t('vote.cast')));
