@@ -39,7 +39,7 @@ export const OPTIONS = [
   { key: 'maxNominees', type: 'int', min: 0, max: 30, group: 'day' },
   { key: 'nomineeDefence', type: 'bool', group: 'day' },
   { key: 'day1SingleNomineeStays', type: 'bool', group: 'day' },
-  { key: 'nonVoters', type: 'choice', choices: ['last_nominee', 'abstain'], group: 'day' },
+  { key: 'nonVoters', type: 'choice', choices: ['last_nominee', 'abstain', 'compulsory'], group: 'day' },
   { key: 'ties', type: 'choice', choices: ['car_crash', 'revote', 'justify', 'none'], group: 'day' },
   { key: 'tieRepeats', type: 'int', min: 0, max: 5, group: 'day' },
   { key: 'fourLeftNoRevote', type: 'bool', group: 'day' },
@@ -105,7 +105,7 @@ export function presetOptions(name) {
     case 'maniac':
       Object.assign(base, {
         doctor: true, maniac: true, drawSeats: false, openRoles: true, mafiaKill: 'don', eyesClosed: false,
-        introRound: true, voting: 'anyone', nonVoters: 'abstain', ties: 'justify',
+        introRound: true, voting: 'anyone', nonVoters: 'compulsory', ties: 'justify',
         day1SingleNomineeStays: false, fourLeftNoRevote: false,
         lastWords: 'town_night', commissar: 'check_or_shoot',
         doctorVictims: true, doctorOncePerPlayer: true, defence: 60, lastWord: 30, extraSpeech: 30, mafiaTime: 30,

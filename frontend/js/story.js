@@ -74,6 +74,8 @@ export function eventText(ev, ctx) {
       if (ev.result === 'protected') return t('ev.healed.protected', params);
       if (ev.result === 'refused') return t('ev.healed.refused', params);
       return t(ev.target ? 'ev.healed.named' : 'ev.healed', params);
+    case 'not_voted':
+      return t(ev.result === 'lost' ? 'ev.not_voted.lost' : 'ev.not_voted.wait', params);
     case 'tie':
       return t(ev.result === 'four_left' || ev.result === 'half_vote' ? 'ev.tie.' + ev.result : 'ev.tie', params);
     case 'eliminated':
@@ -170,4 +172,4 @@ export function announcements(events) {
 
 // SPOKEN are the event types a host would say aloud.
 export const SPOKEN = new Set(['night_fell', 'morning', 'killed', 'missed', 'healed', 'treated', 'sheriff_missed',
-  'commissar', 'day_began', 'eliminated', 'acquitted', 'defended', 'tie', 'revealed', 'removed', 'game_over', 'role']);
+  'commissar', 'day_began', 'eliminated', 'acquitted', 'defended', 'tie', 'not_voted', 'revealed', 'removed', 'game_over', 'role']);

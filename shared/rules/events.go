@@ -24,6 +24,7 @@ const (
 	EvNominated     = "nominated"   // actor nominated target
 	EvWithdrawn     = "withdrawn"   // actor withdrew the nomination of target
 	EvVoted         = "vote_result" // the ballots of one vote, after it closed
+	EvNotVoted      = "not_voted"   // target has not voted: result "wait" (held open once more) or "lost" (counted without; R-MANIAC-10)
 	EvTie           = "tie"         // targets tied; result says what follows
 	EvEliminated    = "eliminated"  // target left by the vote; role when cards are open
 	EvAcquitted     = "acquitted"   // nobody leaves today; result says why

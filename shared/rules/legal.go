@@ -106,7 +106,7 @@ func (s *State) playerOptions(p *Player) []Option {
 		}
 	case PhaseVote:
 		if s.Phase.Reason != "half" && !s.hasBallot(p.ID) {
-			opts = append(opts, Option{Type: ActVote, Targets: s.Phase.Candidates, Abstain: s.Rules.NonVoters == "abstain" || s.Rules.Voting == "anyone"})
+			opts = append(opts, Option{Type: ActVote, Targets: s.Phase.Candidates, Abstain: s.abstainAllowed()})
 		}
 	case PhaseVoteAll:
 		if !s.hasBallot(p.ID) {
@@ -117,6 +117,18 @@ func (s *State) playerOptions(p *Player) []Option {
 		opts = append(opts, Option{Type: ActReveal})
 	}
 	return opts
+}
+
+// abstainAllowed: a vote may be cast for nobody (R-PARTY-09), unless voting is
+// compulsory (R-MANIAC-10) or a missing vote goes to the last nominee (R-SPORT-05).
+func (s *State) abstainAllowed() bool {
+	switch s.Rules.NonVoters {
+	case "abstain":
+		return true
+	case "compulsory":
+		return false
+	}
+	return s.Rules.Voting == "anyone"
 }
 
 // ids lists the ids of the players that pass keep, in seat order.

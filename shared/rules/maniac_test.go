@@ -164,17 +164,17 @@ func TestManiacJustifyTies(t *testing.T) {
 	g := maniac10(t, nil)
 	g.quietNight()
 	g.speeches(nil)
-	g.vote(map[int]int{1: 7, 2: 7, 3: 7, 4: 8, 5: 8, 6: 8, 7: 9, 8: 9, 9: 9, 10: 0})
+	g.vote(map[int]int{1: 7, 2: 7, 3: 7, 4: 8, 5: 8, 6: 8, 7: 9, 8: 9, 9: 9, 10: 1})
 	g.wantEvent(EvAcquitted, 0, "tie")
 	g.quietNight()
 	g.speeches(nil)
-	g.vote(map[int]int{1: 7, 2: 7, 3: 7, 4: 8, 5: 8, 6: 8, 7: 0, 8: 0, 9: 0, 10: 0})
+	g.vote(map[int]int{1: 7, 2: 7, 3: 7, 4: 8, 5: 8, 6: 8, 7: 9, 8: 10, 9: 1, 10: 2})
 	g.want(PhaseDefence)
 	if !slices.Equal(g.s.Phase.Queue, []string{id(7), id(8)}) {
 		t.Fatalf("R-MANIAC-10: justifications %v", g.s.Phase.Queue)
 	}
 	g.speeches(nil)
-	g.vote(map[int]int{1: 7, 2: 7, 3: 7, 4: 7, 5: 8, 6: 8, 7: 8, 8: 0, 9: 0, 10: 0})
+	g.vote(map[int]int{1: 7, 2: 7, 3: 7, 4: 7, 5: 8, 6: 8, 7: 8, 8: 7, 9: 7, 10: 8})
 	g.wantDead(7)
 }
 
@@ -322,4 +322,53 @@ func TestManiacSpeakerRaisesHand(t *testing.T) {
 	g.speeches(nil)
 	g.want(PhaseVote)
 	g.refuse(7, Action{Type: ActRaiseHand}, ErrWrongPhase)
+}
+
+// TestManiacCompulsoryVote: voting is compulsory (R-MANIAC-10): there is no
+// abstaining; when the time is up with votes missing the table hears who has not
+// voted and the vote is held open once more; then it is counted without them, so
+// the day always ends. A human moderator's "advance" does the same.
+func TestManiacCompulsoryVote(t *testing.T) {
+	g := maniac10(t, nil)
+	g.quietNight()
+	g.speeches(nil)
+	g.want(PhaseVote)
+	for _, o := range Legal(g.s, Actor{Player: id(7)}) {
+		if o.Type == ActVote && o.Abstain {
+			t.Fatal("R-MANIAC-10: an abstention is offered")
+		}
+	}
+	g.refuse(7, Action{Type: ActVote}, ErrBadTarget)
+	for _, seat := range []int{1, 2, 3, 4, 5, 6, 7, 8} {
+		g.do(seat, ActVote, 9)
+	}
+	g.tick(30 * time.Second)
+	g.want(PhaseVote)
+	g.wantEvent(EvNotVoted, 9, "wait")
+	g.wantEvent(EvNotVoted, 10, "wait")
+	if !g.s.Phase.Extended || g.s.Phase.EndsAt.Sub(g.now) != 30*time.Second {
+		t.Fatalf("R-MANIAC-10: the vote is not held open: %+v", g.s.Phase)
+	}
+	g.do(9, ActVote, 1)
+	g.tick(30 * time.Second)
+	g.wantEvent(EvNotVoted, 10, "lost")
+	if g.hasEvent(EvNotVoted, 9, "lost") {
+		t.Fatal("R-MANIAC-10: a late voter is named as lost")
+	}
+	if b := lastBallots(g.s); len(b) != 9 {
+		t.Fatalf("R-MANIAC-10: counted %v", b)
+	}
+	g.want(PhaseDefence) // seat 9 justifies
+
+	t.Run("moderator", func(t *testing.T) {
+		g := maniac10(t, nil)
+		g.s.Moderator = ModeratorHost
+		g.quietNight()
+		g.speeches(nil)
+		g.host(Action{Type: ActAdvance})
+		g.want(PhaseVote)
+		g.wantEvent(EvNotVoted, 1, "wait")
+		g.host(Action{Type: ActAdvance})
+		g.wantEvent(EvAcquitted, 0, "no_votes")
+	})
 }

@@ -79,8 +79,11 @@ type Options struct {
 	// (R-SPORT-06).
 	Day1SingleNomineeStays bool `json:"day1SingleNomineeStays"`
 	// NonVoters is "last_nominee" (R-SPORT-05: a missing vote counts for the last
-	// nominee) or "abstain" (R-PARTY-09). Under "anyone" voting a missing vote is
-	// always an abstention.
+	// nominee), "abstain" (R-PARTY-09: a player may vote for nobody) or
+	// "compulsory" (R-MANIAC-10: there is no abstaining; when the vote's time is
+	// up it is held open once more, as long again, and the table hears who has not
+	// voted; then it is counted without them, so a day always ends). Under
+	// "anyone" voting "last_nominee" is read as "abstain".
 	NonVoters string `json:"nonVoters"`
 	// Ties is what a tie for most votes leads to: "car_crash" (defence, revote,
 	// then the all-leave vote; R-SPORT-07), "revote" (the day's nominations and
@@ -220,7 +223,7 @@ func Preset(name string) (Options, error) {
 		base.Doctor, base.Maniac, base.DrawSeats = true, true, false
 		base.OpenRoles, base.MafiaKill, base.MafiaTime = true, "don", 30
 		base.EyesClosed = false // the team wakes and points together (R-MANIAC-03)
-		base.IntroRound, base.Voting, base.NonVoters, base.Ties = true, "anyone", "abstain", "justify"
+		base.IntroRound, base.Voting, base.NonVoters, base.Ties = true, "anyone", "compulsory", "justify"
 		base.Day1SingleNomineeStays, base.FourLeftNoRevote = false, false
 		base.LastWords, base.Commissar = "town_night", "check_or_shoot"
 		base.DoctorVictims, base.DoctorOncePerPlayer = true, true
@@ -276,7 +279,7 @@ func (o Options) Validate() error {
 		oneOf("win", o.Win, "parity", "elimination"),
 		oneOf("mafiaKill", o.MafiaKill, "unanimous", "don", "majority"),
 		oneOf("voting", o.Voting, "nominees", "anyone"),
-		oneOf("nonVoters", o.NonVoters, "last_nominee", "abstain"),
+		oneOf("nonVoters", o.NonVoters, "last_nominee", "abstain", "compulsory"),
 		oneOf("ties", o.Ties, "car_crash", "revote", "justify", "none"),
 		oneOf("lastWords", o.LastWords, "all", "town_night", "sheriff_night", "none"),
 		oneOf("commissar", o.Commissar, "check", "public", "shoot", "check_or_shoot"),

@@ -39,7 +39,7 @@ func drawOptions(t *rapid.T) Options {
 		c.Win = rapid.SampledFrom([]string{"parity", "elimination"}).Draw(t, "win")
 		c.MafiaKill = rapid.SampledFrom([]string{"unanimous", "don", "majority"}).Draw(t, "kill")
 		c.Voting = rapid.SampledFrom([]string{"nominees", "anyone"}).Draw(t, "voting")
-		c.NonVoters = rapid.SampledFrom([]string{"last_nominee", "abstain"}).Draw(t, "nonvoters")
+		c.NonVoters = rapid.SampledFrom([]string{"last_nominee", "abstain", "compulsory"}).Draw(t, "nonvoters")
 		c.Ties = rapid.SampledFrom([]string{"car_crash", "revote", "justify", "none"}).Draw(t, "ties")
 		c.LastWords = rapid.SampledFrom([]string{"all", "town_night", "sheriff_night", "none"}).Draw(t, "words")
 		c.Commissar = rapid.SampledFrom([]string{"check", "public", "shoot", "check_or_shoot"}).Draw(t, "commissar")

@@ -114,6 +114,9 @@ type Phase struct {
 	Nominated int `json:"nominated,omitempty"`
 	// Closing: the step is complete and EndsAt opens the next (Options.HandOver).
 	Closing bool `json:"closing,omitempty"`
+	// Extended: the vote's time ran out with votes missing and it is held open
+	// once more (compulsory voting, R-MANIAC-10).
+	Extended bool `json:"extended,omitempty"`
 }
 
 // Nomination is one player put up for the vote, in the order made.

@@ -41,7 +41,10 @@ type PhaseView struct {
 	Reason     string     `json:"reason,omitempty"`
 	Paused     bool       `json:"paused"`
 	// Closing: the step is over and the next opens at EndsAt (Options.HandOver).
-	Closing      bool         `json:"closing,omitempty"`
+	Closing bool `json:"closing,omitempty"`
+	// Extended: a compulsory vote is held open once more for the missing votes
+	// (R-MANIAC-10).
+	Extended     bool         `json:"extended,omitempty"`
 	PausedLeftMs int64        `json:"pausedLeftMs,omitempty"`
 	Nominations  []Nomination `json:"nominations,omitempty"`
 	// Voted lists who has voted so far (not for whom); Pending counts the living
@@ -142,7 +145,7 @@ func ViewOf(s State, v Viewer, now time.Time) View {
 }
 
 func (s *State) phaseView() PhaseView {
-	pv := PhaseView{Name: s.Phase.Name, Day: s.Day, Night: s.Night, Reason: s.Phase.Reason, Closing: s.Phase.Closing,
+	pv := PhaseView{Name: s.Phase.Name, Day: s.Day, Night: s.Night, Reason: s.Phase.Reason, Closing: s.Phase.Closing, Extended: s.Phase.Extended,
 		Queue: s.Phase.Queue, Candidates: s.Phase.Candidates, Nominations: s.Nominations}
 	if !s.Phase.EndsAt.IsZero() && s.Phase.Paused == 0 {
 		t := s.Phase.EndsAt

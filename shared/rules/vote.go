@@ -37,6 +37,9 @@ func (s *State) voteCast(now time.Time) {
 
 // closeVote counts the ballots and carries out the result.
 func (s *State) closeVote(now time.Time) {
+	if s.waitForVotes(now) {
+		return
+	}
 	ballots := slices.Clone(s.Ballots)
 	if s.Phase.Name == PhaseVoteAll {
 		yes := 0
@@ -124,6 +127,32 @@ func (s *State) closeHalfVote(now time.Time) {
 	}
 	s.log(ToAll, Event{Type: EvVoted, Ballots: ballots})
 	s.sentence([]string{ballots[0].Target}, now)
+}
+
+// waitForVotes: voting is compulsory (R-MANIAC-10, text 004: «Votarea este
+// obligatorie pentru toată lumea»), so when a vote's time is up with votes
+// missing, the table hears who has not voted and the vote is held open once
+// more, as long again; a human moderator's "advance" does the same. The next
+// time it is counted as it stands, and the missing are named again: a phone that
+// never votes cannot hold the day. It reports whether the vote was held open.
+func (s *State) waitForVotes(now time.Time) bool {
+	if s.Rules.NonVoters != "compulsory" || s.Phase.Reason == "half" {
+		return false
+	}
+	missing := s.ids(func(p *Player) bool { return p.Alive && !s.hasBallot(p.ID) })
+	result := "wait"
+	if s.Phase.Extended {
+		result = "lost"
+	}
+	for _, id := range missing {
+		s.log(ToAll, Event{Type: EvNotVoted, Target: id, Result: result})
+	}
+	if len(missing) == 0 || s.Phase.Extended {
+		return false
+	}
+	s.Phase.Extended = true
+	s.Phase.EndsAt = now.Add(seconds(s.Rules.Vote))
+	return true
 }
 
 // leader handles a single player with most votes.

@@ -174,6 +174,7 @@ export function hostScreen(app, code, token) {
       p.name === 'day' && p.reason === 'extra' ? h('p', { class: 'reason' }, t('day.extra')) : null,
       p.name.startsWith('night') ? h('p', { class: 'big-line' }, t('phase.sleeps')) : null,
       p.name === 'vote' ? h('p', { class: 'big-line' }, t(p.reason === 'half' ? 'vote.half_wait' : 'vote.wait')) : null,
+      p.name.startsWith('vote') && p.extended ? h('p', { class: 'reason' }, t('vote.extended')) : null,
       p.name === 'vote' && p.candidates.length ? h('p', { class: 'candidates' }, t('vote.candidates_list', { names: t.list(p.candidates.map(P)) })) : null,
       p.name === 'vote_all' ? h('p', { class: 'big-line' }, p.reason === 'justify' ? t('vote.all.justify', { names: t.list(p.candidates.map(P)) }) : t('vote.all.car_crash', { names: t.list(p.candidates.map(P)) })) : null,
       p.name.startsWith('night') || p.name.startsWith('vote') ? h('p', { class: 'pending' }, t('phase.pending', { count: p.pending || 0 })) : null,

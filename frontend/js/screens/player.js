@@ -373,6 +373,7 @@ export function playerScreen(app, code) {
     const sec = h('section', { class: 'card vote', dataset: { screen: 'vote' } });
     if (opt) {
       if (!me.alive) sec.append(h('p', null, t('vote.half')));
+      if (v.phase.extended) sec.append(h('p', { class: 'reason' }, t('vote.extended')));
       sec.append(h('h2', null, t('vote.prompt')),
         targetButtons(t, v, opt.targets, (id) => { session.local.vote = { key: voteKey(v), target: id }; act({ type: 'vote', target: id }); }, { disabled: session.busy, focus: 'vote' }));
       if (opt.abstain) {
