@@ -50,6 +50,7 @@ export const OPTIONS = [
   { key: 'revealAfter', type: 'int', min: 0, max: 5, group: 'day' },
   { key: 'warningsToMute', type: 'int', min: 0, max: 10, group: 'fouls' },
   { key: 'warningsToRemove', type: 'int', min: 0, max: 10, group: 'fouls' },
+  { key: 'forbiddenWords', type: 'choice', choices: ['warning', 'removal'], group: 'fouls' },
   { key: 'speech', type: 'int', min: 5, max: 600, group: 'timers' },
   { key: 'defence', type: 'int', min: 5, max: 600, group: 'timers' },
   { key: 'lastWord', type: 'int', min: 5, max: 600, group: 'timers' },
@@ -76,7 +77,7 @@ export function presetOptions(name) {
     fourLeftNoRevote: true, halfVote: false, lastWords: 'all',
     commissar: 'check', testament: false, testamentKills: false, revealAfter: 0, doubleDeath: false,
     donChecks: true, doctorVictims: false, doctorOncePerPlayer: false, doctorNamesPatient: false,
-    maniacSide: 'alone', warningsToMute: 3, warningsToRemove: 4,
+    maniacSide: 'alone', warningsToMute: 3, warningsToRemove: 4, forbiddenWords: 'warning',
     speech: 60, defence: 30, lastWord: 60, intro: 30, extraSpeech: 0, night: 60, mafiaTime: 0, vote: 30, handOver: 4,
   };
   switch (name) {

@@ -87,9 +87,9 @@ export function eventText(ev, ctx) {
     case 'testament':
       return t(ev.result === 'mafia' ? 'ev.testament.mafia' : 'ev.testament.honest', params);
     case 'warned':
-      return t('ev.warned', { ...params, count: Number(ev.result) || 1 });
+      return withFoul(t('ev.warned', { ...params, count: Number(ev.result) || 1 }), ev, t);
     case 'removed':
-      return t(ev.result === 'fouls' ? 'ev.removed.fouls' : 'ev.removed', params);
+      return withFoul(t(ev.result === 'fouls' ? 'ev.removed.fouls' : 'ev.removed', params), ev, t);
     case 'role':
       return t('ev.role', { ...params, role: roleName(t, ev.role, rules) });
     case 'maniac_side':
@@ -101,6 +101,12 @@ export function eventText(ev, ctx) {
     default:
       return null;
   }
+}
+
+// withFoul adds what a warning or a removal was for, when the host named it
+// (R-SPORT-16).
+function withFoul(text, ev, t) {
+  return ev.foul && t.has('foul.' + ev.foul) ? text + ' ' + t('ev.foul', { foul: t('foul.' + ev.foul) }) : text;
 }
 
 // voteLines renders the ballots of a vote_result event: who voted for whom.

@@ -27,6 +27,8 @@ const EVENTS = [
   ...['no_nominees', 'single_nominee', 'no_votes', 'four_left', 'tie', 'all_stay', 'justified', 'removed', 'new_reason'].map((r) => ({ type: 'acquitted', result: r })),
   { type: 'defended', target: 'p2' }, { type: 'testament', actor: 'p1', target: 'p2', result: 'mafia' }, { type: 'testament', actor: 'p1', target: 'p2', result: 'honest' },
   { type: 'revealed', actor: 'p1' }, { type: 'warned', target: 'p1', result: '2' }, { type: 'removed', target: 'p1' }, { type: 'removed', target: 'p1', result: 'fouls' },
+  ...['words', 'speech', 'abuse', 'peeking', 'prompting'].map((foul) => ({ type: 'warned', target: 'p1', result: '1', foul })),
+  { type: 'removed', target: 'p1', foul: 'words' }, { type: 'removed', target: 'p1', result: 'fouls', foul: 'speech' },
   { type: 'role', target: 'p2', role: 'don' }, { type: 'paused' }, { type: 'resumed' },
   { type: 'maniac_side', result: 'alone' }, { type: 'maniac_side', result: 'mafia' },
   { type: 'game_over', result: 'town' }, { type: 'game_over', result: 'mafia' }, { type: 'game_over', result: 'maniac' },
@@ -58,6 +60,12 @@ test('the Commissar is named by the rule set', () => {
   assert.equal(eventText({ type: 'commissar', result: 'right' }, { t, players, rules: { preset: 'party' } }), 'Комиссар был прав.');
   assert.equal(eventText({ type: 'checked', actor: 'p1', target: 'p2', result: 'sheriff' }, { t, players, rules: { preset: 'sport' } }), '№1 Аня проверяет №2 Bob: это Шериф.');
   assert.equal(eventText({ type: 'role', target: 'p2', role: 'sheriff' }, { t, players, rules: { preset: 'classic' } }), 'Карта игрока №2 Bob: Комиссар.');
+});
+
+test('a warning or a removal says the foul it was for (R-SPORT-16)', () => {
+  const t = makeT('en');
+  assert.equal(eventText({ type: 'warned', target: 'p1', result: '1', foul: 'words' }, { t, players, rules: {} }), '#1 Аня gets warning number 1. Foul: “honestly” or “I swear”.');
+  assert.equal(eventText({ type: 'removed', target: 'p1' }, { t, players, rules: {} }), '#1 Аня is removed from the game.');
 });
 
 test('names go in as plain text', () => {

@@ -60,6 +60,9 @@ type Action struct {
 	Verdict string `json:"verdict,omitempty"`
 	// Side is "alone" or "mafia" in a "maniac_side" (R-MANIAC-01).
 	Side string `json:"side,omitempty"`
+	// Foul names the foul of a "warn" or a "remove" (Fouls, R-SPORT-16); it may
+	// be left out for a breach the rules do not name.
+	Foul string `json:"foul,omitempty"`
 	// Options are the new rules in a "configure".
 	Options *Options `json:"options,omitempty"`
 	// Deal is the random seed the dealer shuffles with at "start". The server fills

@@ -118,6 +118,11 @@ func (s *State) check(actor Actor, a Action) error {
 		if a.Side != "alone" && a.Side != "mafia" {
 			return refusal(ErrBadField, "the Maniac's side is alone or mafia")
 		}
+	case ActWarn, ActRemove:
+		if a.Foul != "" && !slices.Contains(o.Fouls, a.Foul) {
+			return s.Rules.foulRefusal(a.Type, a.Foul)
+		}
+		return inTargets(o, a.Target)
 	case ActConfigure:
 		if a.Options == nil {
 			return refusal(ErrBadField, "configure needs options")
@@ -222,9 +227,9 @@ func (s *State) do(actor Actor, a Action, now time.Time) error {
 		s.Phase.Paused = 0
 		s.log(ToAll, Event{Type: EvResumed})
 	case ActWarn:
-		s.warn(a.Target, now)
+		s.warn(a.Target, a.Foul, now)
 	case ActRemove:
-		s.log(ToAll, Event{Type: EvRemoved, Target: a.Target})
+		s.log(ToAll, Event{Type: EvRemoved, Target: a.Target, Foul: a.Foul})
 		s.remove(a.Target, now)
 	case ActSleep, ActKill, ActCheck, ActHeal, ActProtect, ActDefend, ActShoot:
 		s.timeShot(actor.Player, a, now)
@@ -318,15 +323,15 @@ func (s *State) renumber() {
 	}
 }
 
-// warn gives a foul (R-SPORT-16): the WarningsToMute-th costs the next monologue,
-// the WarningsToRemove-th removes the player.
-func (s *State) warn(id string, now time.Time) {
+// warn gives a warning for a foul (R-SPORT-16): the WarningsToMute-th costs the
+// next monologue, the WarningsToRemove-th removes the player.
+func (s *State) warn(id, foul string, now time.Time) {
 	p := s.player(id)
 	p.Warnings++
-	s.log(ToAll, Event{Type: EvWarned, Target: id, Result: strconv.Itoa(p.Warnings)})
+	s.log(ToAll, Event{Type: EvWarned, Target: id, Result: strconv.Itoa(p.Warnings), Foul: foul})
 	switch {
 	case s.Rules.WarningsToRemove > 0 && p.Warnings >= s.Rules.WarningsToRemove:
-		s.log(ToAll, Event{Type: EvRemoved, Target: id, Result: "fouls"})
+		s.log(ToAll, Event{Type: EvRemoved, Target: id, Result: "fouls", Foul: foul})
 		s.remove(id, now)
 	case s.Rules.WarningsToMute > 0 && p.Warnings == s.Rules.WarningsToMute:
 		p.Muted = 1

@@ -31,8 +31,8 @@ const (
 	EvDefended      = "defended"    // the Advocate's client was sentenced and stays (R-PARTY-06)
 	EvTestament     = "testament"   // actor named target as result "mafia"/"honest" (R-CLASSIC-06)
 	EvRevealed      = "revealed"    // actor showed the Commissar's card (R-PARTY-04)
-	EvWarned        = "warned"      // target got a foul; result is the count
-	EvRemoved       = "removed"     // target removed by fouls or by the host
+	EvWarned        = "warned"      // target got a warning; result is the count, foul the foul named
+	EvRemoved       = "removed"     // target removed by warnings (result "fouls") or by the host; foul the foul named
 	EvRole          = "role"        // target's card is shown to everyone
 	EvPaused        = "paused"
 	EvResumed       = "resumed"
@@ -57,6 +57,7 @@ type Event struct {
 	Role    Role     `json:"role,omitempty"`
 	Result  string   `json:"result,omitempty"`
 	Ballots []Ballot `json:"ballots,omitempty"`
+	Foul    string   `json:"foul,omitempty"` // the foul a warning or removal was for (R-SPORT-16)
 	To      string   `json:"to,omitempty"`
 }
 

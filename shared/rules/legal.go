@@ -11,6 +11,8 @@ type Option struct {
 	Abstain bool `json:"abstain,omitempty"`
 	// Verdicts are the words a testament may use (R-CLASSIC-06).
 	Verdicts []string `json:"verdicts,omitempty"`
+	// Fouls are the fouls a warn or a remove may name under these rules (R-SPORT-16).
+	Fouls []string `json:"fouls,omitempty"`
 }
 
 // Legal returns the actions actor may take in s now. Apply accepts exactly these.
@@ -50,9 +52,9 @@ func (s *State) hostOptions() []Option {
 	}
 	opts := []Option{{Type: ActAdvance}, {Type: ActPause}}
 	if s.Rules.WarningsToMute > 0 || s.Rules.WarningsToRemove > 0 {
-		opts = append(opts, Option{Type: ActWarn, Targets: alive})
+		opts = append(opts, Option{Type: ActWarn, Targets: alive, Fouls: s.Rules.foulsFor(ActWarn)})
 	}
-	opts = append(opts, Option{Type: ActRemove, Targets: alive})
+	opts = append(opts, Option{Type: ActRemove, Targets: alive, Fouls: s.Rules.foulsFor(ActRemove)})
 	if s.Moderator == ModeratorHost && s.Rules.Maniac && s.Day == 0 {
 		opts = append(opts, Option{Type: ActManiacSide})
 	}

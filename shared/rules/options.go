@@ -139,6 +139,9 @@ type Options struct {
 	// remove the player (R-SPORT-16). 0 turns the step off.
 	WarningsToMute   int `json:"warningsToMute"`
 	WarningsToRemove int `json:"warningsToRemove"`
+	// ForbiddenWords is what saying "honestly" or "I swear" costs (R-SPORT-16):
+	// "warning" (text 002 rule 3) or "removal" (text 003). See Fouls.
+	ForbiddenWords string `json:"forbiddenWords"`
 
 	// ExtraSpeech gives players who raised a hand during the round a further speech
 	// of this many seconds after it (R-MANIAC-09); 0 turns hands off.
@@ -185,7 +188,7 @@ func Preset(name string) (Options, error) {
 		Voting: "nominees", NominationsPerSpeech: 1, Day1SingleNomineeStays: true,
 		NonVoters: "last_nominee", Ties: "car_crash", TieRepeats: 1, FourLeftNoRevote: true,
 		LastWords: "all", Commissar: "check", DonChecks: true, ManiacSide: "alone",
-		WarningsToMute: 3, WarningsToRemove: 4,
+		WarningsToMute: 3, WarningsToRemove: 4, ForbiddenWords: "warning",
 		Speech: 60, Defence: 30, LastWord: 60, Intro: 30, Night: 60, Vote: 30,
 		HandOver: 4,
 	}
@@ -284,6 +287,7 @@ func (o Options) Validate() error {
 		oneOf("lastWords", o.LastWords, "all", "town_night", "sheriff_night", "none"),
 		oneOf("commissar", o.Commissar, "check", "public", "shoot", "check_or_shoot"),
 		oneOf("maniacSide", o.ManiacSide, "alone", "mafia"),
+		oneOf("forbiddenWords", o.ForbiddenWords, "warning", "removal"),
 	}
 	for _, err := range checks {
 		if err != nil {

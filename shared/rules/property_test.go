@@ -58,6 +58,7 @@ func drawOptions(t *rapid.T) Options {
 		c.DoctorNamesPatient = c.DoctorNamesPatient && c.Doctor
 		c.NomineeDefence = c.Voting == "nominees" && rapid.Bool().Draw(t, "defence")
 		c.ManiacSide = rapid.SampledFrom([]string{"alone", "mafia"}).Draw(t, "side")
+		c.ForbiddenWords = rapid.SampledFrom([]string{"warning", "removal"}).Draw(t, "words")
 		if c.Validate() == nil {
 			return c
 		}
@@ -211,6 +212,10 @@ func legalAction(t *rapid.T, s State) (Actor, Action, bool) {
 		a.Side = rapid.SampledFrom([]string{"alone", "mafia"}).Draw(t, "side")
 	case ActSeat:
 		a.Seat = 1
+	case ActWarn, ActRemove:
+		if len(o.Fouls) > 0 && rapid.Bool().Draw(t, "named") {
+			a.Foul = rapid.SampledFrom(o.Fouls).Draw(t, "foul")
+		}
 	}
 	return actor, a, true
 }
@@ -230,6 +235,7 @@ func randomAction(t *rapid.T, s State) (Actor, Action) {
 		Verdict: rapid.SampledFrom([]string{"", "mafia", "honest", "x"}).Draw(t, "verdict"),
 		Seat:    rapid.IntRange(-1, len(s.Players)+1).Draw(t, "seat"),
 		Side:    rapid.SampledFrom([]string{"", "alone", "mafia"}).Draw(t, "side"),
+		Foul:    rapid.SampledFrom(append([]string{"", "x"}, Fouls...)).Draw(t, "foul"),
 	}
 	if rapid.Bool().Draw(t, "hasYes") {
 		a.Yes = &yes

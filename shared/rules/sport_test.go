@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"errors"
 	"slices"
 	"testing"
 )
@@ -309,5 +310,62 @@ func TestSportEyesClosed(t *testing.T) {
 	open.do(1, ActKill, 5)
 	if you, story := shotsSeen(open, 2); !slices.Equal(you, []string{id(1)}) || !slices.Equal(story, []string{id(1)}) {
 		t.Errorf("eyes open: seat 2 sees %v and %v, want the Don's shot", you, story)
+	}
+}
+
+// TestFoulsByText: the host names the foul and the rule set decides its cost
+// (R-SPORT-16): "honestly" / "I swear" is a warning under text 002 (rule 3) and
+// removal at once under text 003; oaths, bets and abuse let the host warn or
+// remove (text 002 rules 2, 21, 22); peeking removes (rule 4). The story says why.
+func TestFoulsByText(t *testing.T) {
+	hostRefused := func(g *game, a Action) {
+		t.Helper()
+		if err := g.apply(Actor{Host: true}, a); !errors.Is(err, ErrBadField) {
+			t.Fatalf("R-SPORT-16: %s for %q: %v", a.Type, a.Foul, err)
+		}
+	}
+	g := sport10(t)
+	if g.s.Rules.ForbiddenWords != "warning" {
+		t.Fatalf("R-SPORT-16: the sport rules make the forbidden words a %s", g.s.Rules.ForbiddenWords)
+	}
+	g.quietNight()
+	fouls := map[string][]string{}
+	for _, o := range Legal(g.s, Actor{Host: true}) {
+		fouls[o.Type] = o.Fouls
+	}
+	if !slices.Equal(fouls[ActWarn], []string{FoulWords, FoulSpeech, FoulAbuse}) || !slices.Equal(fouls[ActRemove], []string{FoulAbuse, FoulPeeking, FoulPrompting}) {
+		t.Fatalf("R-SPORT-16: fouls offered %v", fouls)
+	}
+	g.host(Action{Type: ActWarn, Target: id(5), Foul: FoulWords})
+	g.wantEvent(EvWarned, 5, "1")
+	if e := g.s.Events[len(g.s.Events)-1]; e.Foul != FoulWords {
+		t.Fatalf("R-SPORT-16: the warning names %q", e.Foul)
+	}
+	hostRefused(g, Action{Type: ActRemove, Target: id(5), Foul: FoulWords})
+	hostRefused(g, Action{Type: ActWarn, Target: id(5), Foul: FoulPeeking})
+	hostRefused(g, Action{Type: ActWarn, Target: id(5), Foul: "cheating"})
+	g.host(Action{Type: ActWarn, Target: id(6), Foul: FoulAbuse})
+	g.host(Action{Type: ActRemove, Target: id(7), Foul: FoulAbuse})
+	g.host(Action{Type: ActRemove, Target: id(8), Foul: FoulPeeking})
+	g.wantDead(7, 8)
+	g.wantAlive(5, 6)
+	// The fourth warning removes, and says for what.
+	for range 3 {
+		g.host(Action{Type: ActWarn, Target: id(5), Foul: FoulSpeech})
+	}
+	g.wantDead(5)
+	if e := g.s.Events[len(g.s.Events)-1]; e.Type != EvRemoved || e.Result != "fouls" || e.Foul != FoulSpeech {
+		t.Fatalf("R-SPORT-16: the removal by warnings %+v", e)
+	}
+
+	// Text 003: «За фразы честное слово и клянусь следует также немедленное
+	// удаление из-за стола».
+	g = newGame(t, PresetSport, 10, func(o *Options) { o.ForbiddenWords = "removal" }, Don, Mafia, Mafia, Sheriff)
+	g.quietNight()
+	hostRefused(g, Action{Type: ActWarn, Target: id(5), Foul: FoulWords})
+	g.host(Action{Type: ActRemove, Target: id(5), Foul: FoulWords})
+	g.wantDead(5)
+	if g.s.Phase.Name == PhaseLastWord {
+		t.Fatal("R-SPORT-16: a removed player got a last word")
 	}
 }

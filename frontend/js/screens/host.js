@@ -16,6 +16,7 @@ export function hostScreen(app, code, token) {
   let voice = api.prefs.voice();
   let fatal = null;
   let fouls = false;
+  let foul = ''; // the foul the next warning or removal names (R-SPORT-16)
   const has = (v, type) => (v.actions || []).find((a) => a.type === type);
   const act = (a) => session.act(a);
   const session = new Session({
@@ -142,7 +143,7 @@ export function hostScreen(app, code, token) {
     const newsBox = h('section', { class: 'panel news', 'aria-live': 'polite' }, h('h2', null, t('host.announcements')),
       h('ul', null, news.map((e) => eventText(e, ctx)).filter(Boolean).map((s) => h('li', null, s))));
     const controls = moderator ? (pl) => modControls(t, v, pl) : null;
-    const seats = h('section', { class: 'panel seats-panel' }, seatList(t, v, { controls, roles: moderator ? true : 'public' }));
+    const seats = h('section', { class: 'panel seats-panel' }, moderator ? foulPicker(t, v) : null, seatList(t, v, { controls, roles: moderator ? true : 'public' }));
     // The host's controls sit right under the stage, where the host looks.
     const cols = [h('div', { class: 'col-main' }, head, token ? hostBar(t, v, moderator) : null, noms, voteBox, newsBox), h('div', { class: 'col-side' })];
     const night = moderator ? nightPanel(t, v, P) : null;
@@ -158,6 +159,7 @@ export function hostScreen(app, code, token) {
     if (token && !moderator && (has(v, 'warn') || has(v, 'remove'))) {
       // Fouls and removals (R-SPORT-16), folded away on the shared screen.
       out.push(h('details', { class: 'panel moderation', open: fouls, ontoggle: (e) => { fouls = e.target.open; } }, h('summary', null, t('host.moderation')),
+        foulPicker(t, v),
         h('ul', { class: 'mod-list' }, v.players.filter((pl) => pl.alive).map((pl) => h('li', null,
           h('span', { class: 'seat-name' }, t('player.label', { seat: pl.seat, name: pl.name }),
             pl.warnings ? h('span', { class: 'state warned' }, ' ' + ICON.warning + ' ' + t('seat.warnings', { count: pl.warnings })) : null),
@@ -181,13 +183,27 @@ export function hostScreen(app, code, token) {
     ];
   }
 
+  // foulPicker names the foul of the next warning or removal (R-SPORT-16). The
+  // rules decide what a foul costs, so each button takes only its own fouls.
+  function foulPicker(t, v) {
+    const named = [...new Set([...((has(v, 'warn') || {}).fouls || []), ...((has(v, 'remove') || {}).fouls || [])])];
+    if (!named.length) return null;
+    if (!named.includes(foul)) foul = '';
+    return h('label', { class: 'foul-pick' }, t('host.foul') + ' ',
+      h('select', { dataset: { action: 'foul', focus: 'foul' }, onchange: (e) => { foul = e.target.value; render(); } },
+        ['', ...named].map((f) => h('option', { value: f, selected: f === foul }, t(f ? 'foul.' + f : 'foul.none')))));
+  }
+
   function modControls(t, v, pl) {
     if (!pl.alive) return null;
     const warn = has(v, 'warn');
     const rem = has(v, 'remove');
+    // A named foul goes only with the action the rules give it.
+    const takes = (o) => !foul || (o.fouls || []).includes(foul);
+    const named = foul ? { foul } : {};
     return h('span', { class: 'seat-controls' },
-      warn && (warn.targets || []).includes(pl.id) ? h('button', { type: 'button', class: 'icon', disabled: session.busy, 'aria-label': t('host.warn', { name: pl.name }), title: t('host.warn', { name: pl.name }), dataset: { action: 'warn', player: pl.id }, onclick: () => act({ type: 'warn', target: pl.id }) }, ICON.warning) : null,
-      rem && (rem.targets || []).includes(pl.id) ? h('button', { type: 'button', class: 'icon danger', disabled: session.busy, 'aria-label': t('host.remove', { name: pl.name }), title: t('host.remove', { name: pl.name }), dataset: { action: 'remove', player: pl.id }, onclick: () => { if (window.confirm(t('host.remove.confirm', { name: pl.name }))) act({ type: 'remove', target: pl.id }); } }, '✕') : null);
+      warn && (warn.targets || []).includes(pl.id) ? h('button', { type: 'button', class: 'icon', disabled: session.busy || !takes(warn), 'aria-label': t('host.warn', { name: pl.name }), title: t('host.warn', { name: pl.name }), dataset: { action: 'warn', player: pl.id }, onclick: () => act({ type: 'warn', target: pl.id, ...named }) }, ICON.warning) : null,
+      rem && (rem.targets || []).includes(pl.id) ? h('button', { type: 'button', class: 'icon danger', disabled: session.busy || !takes(rem), 'aria-label': t('host.remove', { name: pl.name }), title: t('host.remove', { name: pl.name }), dataset: { action: 'remove', player: pl.id }, onclick: () => { if (window.confirm(t('host.remove.confirm', { name: pl.name }))) act({ type: 'remove', target: pl.id, ...named }); } }, '✕') : null);
   }
 
   function nightPanel(t, v, P) {
