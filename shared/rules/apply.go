@@ -356,6 +356,12 @@ func (s *State) remove(id string, now time.Time) {
 	case PhaseNight, PhaseNightDoctor:
 		s.Choices = slices.DeleteFunc(s.Choices, func(c Choice) bool { return c.Actor == id })
 		s.Victims = slices.DeleteFunc(s.Victims, func(v string) bool { return v == id })
+		if s.Phase.Name == PhaseNightDoctor && len(s.Victims) == 0 {
+			// The night's only victim was removed: the Doctor has nobody left to
+			// choose among (R-MANIAC-07), and the step is over.
+			s.complete(now)
+			return
+		}
 		s.nightMaybeOver(now)
 	case PhaseVote, PhaseVoteAll:
 		if len(s.Phase.Candidates) == 0 {

@@ -372,3 +372,15 @@ func TestManiacCompulsoryVote(t *testing.T) {
 		g.wantEvent(EvAcquitted, 0, "no_votes")
 	})
 }
+
+// TestManiacDoctorVictimRemoved: when the host removes the night's only victim
+// during the Doctor's step, the Doctor has nobody to choose among and the step
+// ends (R-MANIAC-07, R-SPORT-16).
+func TestManiacDoctorVictimRemoved(t *testing.T) {
+	g := maniac10(t, nil)
+	g.night(map[int][]string{6: {"kill:9"}})
+	g.want(PhaseNightDoctor)
+	g.host(Action{Type: ActRemove, Target: id(9)})
+	g.want(PhaseDay)
+	g.wantEvent(EvMissed, 0, "")
+}
