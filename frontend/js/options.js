@@ -21,6 +21,7 @@ export const OPTIONS = [
   { key: 'cinderella', type: 'bool', group: 'roles' },
   { key: 'maniac', type: 'bool', group: 'roles' },
   { key: 'maniacSide', type: 'choice', choices: ['alone', 'mafia'], group: 'roles' },
+  { key: 'loneManiac', type: 'choice', choices: ['last_two', 'town'], group: 'roles' },
   { key: 'openRoles', type: 'bool', group: 'win' },
   { key: 'win', type: 'choice', choices: ['parity', 'elimination'], group: 'win' },
   { key: 'lastPairMafia', type: 'bool', group: 'win' },
@@ -77,7 +78,7 @@ export function presetOptions(name) {
     fourLeftNoRevote: true, halfVote: false, lastWords: 'all',
     commissar: 'check', testament: false, testamentKills: false, revealAfter: 0, doubleDeath: false,
     donChecks: true, doctorVictims: false, doctorOncePerPlayer: false, doctorNamesPatient: false,
-    maniacSide: 'alone', warningsToMute: 3, warningsToRemove: 4, forbiddenWords: 'warning',
+    maniacSide: 'alone', loneManiac: 'last_two', warningsToMute: 3, warningsToRemove: 4, forbiddenWords: 'warning',
     speech: 60, defence: 30, lastWord: 60, intro: 30, extraSpeech: 0, night: 60, mafiaTime: 0, vote: 30, handOver: 4,
   };
   switch (name) {

@@ -178,10 +178,16 @@ func TestManiacJustifyTies(t *testing.T) {
 	g.wantDead(7)
 }
 
-// TestManiacWins: a lone Maniac wins as one of the last two; a Maniac on the mafia's
-// side makes the town play on after the last mafia member leaves, and counts with the
-// mafia (R-MANIAC-11).
+// TestManiacWins: a Maniac on the mafia's side makes the town play on after the
+// last mafia member leaves, and counts with the mafia; text 004 is silent on a
+// Maniac who plays alone, and both readings are played: by default he is a side
+// of his own, the town must remove him too, and he wins as one of the last two;
+// read as the town's, the town wins with him once no black player is left
+// (R-MANIAC-11).
 func TestManiacWins(t *testing.T) {
+	if o, _ := Preset(PresetManiac); o.ManiacSide != "alone" || o.LoneManiac != "last_two" {
+		t.Fatalf("R-MANIAC-11: the default is %s, %s", o.ManiacSide, o.LoneManiac)
+	}
 	t.Run("alone", func(t *testing.T) {
 		g := maniac10(t, nil)
 		for _, seat := range []int{1, 2, 3, 4, 5, 7, 8} {
@@ -189,6 +195,37 @@ func TestManiacWins(t *testing.T) {
 		}
 		g.night(map[int][]string{6: {"kill:9"}})
 		g.wantWinner(Loner)
+	})
+	for reading, want := range map[string]Team{"last_two": "", "town": Town} {
+		t.Run("the last black voted out, read "+reading, func(t *testing.T) {
+			g := maniac10(t, func(o *Options) { o.LoneManiac = reading })
+			for _, seat := range []int{1, 2, 5, 7} {
+				g.s.player(id(seat)).Alive = false
+			}
+			// Mafia 3, Sheriff 4, Maniac 6, citizens 8, 9, 10: the town votes out the
+			// last black player.
+			g.quietNight()
+			g.speeches(nil)
+			g.vote(map[int]int{3: 4, 4: 3, 6: 3, 8: 3, 9: 3, 10: 3})
+			g.speeches(nil)
+			g.voteAll(4, 6, 8, 9, 10)
+			g.wantDead(3)
+			if want == "" {
+				g.want(PhaseNight) // the town must still remove the Maniac
+				return
+			}
+			g.wantWinner(want)
+		})
+	}
+	t.Run("the last two, read town", func(t *testing.T) {
+		g := maniac10(t, func(o *Options) { o.LoneManiac = "town" })
+		for _, seat := range []int{2, 3, 4, 5, 7, 8} {
+			g.s.player(id(seat)).Alive = false
+		}
+		// Don 1, Maniac 6, citizens 9 and 10: the Maniac kills the Don, the Don a
+		// citizen: one citizen and the Maniac are left, and they have won.
+		g.night(map[int][]string{1: {"kill:9"}, 6: {"kill:1"}})
+		g.wantWinner(Town)
 	})
 	t.Run("with the mafia", func(t *testing.T) {
 		g := maniac10(t, func(o *Options) { o.ManiacSide = "mafia" })

@@ -134,6 +134,13 @@ type Options struct {
 	// ManiacSide is "alone" or "mafia" (R-MANIAC-01, R-MANIAC-11). A moderator may
 	// change it before the game starts.
 	ManiacSide string `json:"maniacSide"`
+	// LoneManiac is the reading taken of a Maniac who plays alone, on which text
+	// 004 is silent (R-MANIAC-11): "last_two", a side of his own that the town
+	// must also remove, that counts with the peaceful players against the mafia's
+	// parity, and that wins when he is one of the last two; or "town", the text's
+	// two sides only («de ce parte va juca»: the host picks a side, and the other
+	// side is the town's): the town wins, with him, once no black player is left.
+	LoneManiac string `json:"loneManiac"`
 
 	// Fouls: WarningsToMute warnings cost the next monologue and WarningsToRemove
 	// remove the player (R-SPORT-16). 0 turns the step off.
@@ -187,7 +194,7 @@ func Preset(name string) (Options, error) {
 		DrawSeats: true, Win: "parity", MafiaKill: "unanimous", EyesClosed: true, FirstNightMeeting: true,
 		Voting: "nominees", NominationsPerSpeech: 1, Day1SingleNomineeStays: true,
 		NonVoters: "last_nominee", Ties: "car_crash", TieRepeats: 1, FourLeftNoRevote: true,
-		LastWords: "all", Commissar: "check", DonChecks: true, ManiacSide: "alone",
+		LastWords: "all", Commissar: "check", DonChecks: true, ManiacSide: "alone", LoneManiac: "last_two",
 		WarningsToMute: 3, WarningsToRemove: 4, ForbiddenWords: "warning",
 		Speech: 60, Defence: 30, LastWord: 60, Intro: 30, Night: 60, Vote: 30,
 		HandOver: 4,
@@ -287,6 +294,7 @@ func (o Options) Validate() error {
 		oneOf("lastWords", o.LastWords, "all", "town_night", "sheriff_night", "none"),
 		oneOf("commissar", o.Commissar, "check", "public", "shoot", "check_or_shoot"),
 		oneOf("maniacSide", o.ManiacSide, "alone", "mafia"),
+		oneOf("loneManiac", o.LoneManiac, "last_two", "town"),
 		oneOf("forbiddenWords", o.ForbiddenWords, "warning", "removal"),
 	}
 	for _, err := range checks {

@@ -59,6 +59,8 @@ func drawOptions(t *rapid.T) Options {
 		c.NomineeDefence = c.Voting == "nominees" && rapid.Bool().Draw(t, "defence")
 		c.ManiacSide = rapid.SampledFrom([]string{"alone", "mafia"}).Draw(t, "side")
 		c.ForbiddenWords = rapid.SampledFrom([]string{"warning", "removal"}).Draw(t, "words")
+		c.LoneManiac = rapid.SampledFrom([]string{"last_two", "town"}).Draw(t, "lone")
+		c.MafiaTime = rapid.SampledFrom([]int{0, 30}).Draw(t, "mafiaTime")
 		if c.Validate() == nil {
 			return c
 		}

@@ -5,9 +5,10 @@ import "time"
 // winner decides whether the game is over, and who won. The checks run in a fixed
 // order so exactly one side wins:
 //  1. town: no black player and no Maniac playing alone (R-CLASSIC-08, R-SPORT-14,
-//     R-PARTY-11, R-MANIAC-11; a Maniac on the mafia's side must also be gone);
+//     R-PARTY-11, R-MANIAC-11; a Maniac on the mafia's side must also be gone; a
+//     lone Maniac read as the town's, Options.LoneManiac "town", need not);
 //  2. maniac: a lone Maniac who is one of the last two (R-MANIAC-11 leaves this
-//     open; we take the common reading);
+//     open; the default reading, "last_two");
 //  3. mafia: parity (R-SPORT-14; a Maniac on the mafia's side counts with the
 //     mafia), or no one else left (R-CLASSIC-08 elimination), or the last pair of
 //     one black and one other (R-PARTY-11).
@@ -31,14 +32,15 @@ func (s *State) winner() Team {
 		}
 	}
 	loneManiac := maniacAlive && s.Rules.ManiacSide != "mafia"
+	townsManiac := loneManiac && s.Rules.LoneManiac == "town"
 	trueBlack := black
 	if maniacAlive && s.Rules.ManiacSide == "mafia" {
 		trueBlack--
 	}
 	switch {
-	case trueBlack == 0 && !maniacAlive:
+	case trueBlack == 0 && (!maniacAlive || townsManiac):
 		return Town
-	case loneManiac && total <= 2:
+	case loneManiac && !townsManiac && total <= 2:
 		return Loner
 	case black == 0:
 		return ""

@@ -223,7 +223,10 @@ export function playerScreen(app, code) {
 
   function gameOver(t, v, me) {
     const w = v.winner || 'town';
-    const won = me.team && (me.team === w || (me.role === 'maniac' && v.rules.maniacSide === 'mafia' && w === 'mafia'));
+    // A Maniac wins with the side he plays for (R-MANIAC-11): the mafia's, or the
+    // town's when a lone Maniac is read as the town's.
+    const maniacSide = v.rules.maniacSide === 'mafia' ? 'mafia' : v.rules.loneManiac === 'town' ? 'town' : null;
+    const won = me.team && (me.team === w || (me.role === 'maniac' && maniacSide === w));
     return [h('section', { class: ['card', 'winner', 'team-' + w], dataset: { screen: 'game_over' } },
       h('h1', null, t('winner.' + w)),
       me.team ? h('p', { class: 'big-line' }, won ? '★ ' + t('over.you_won') : t('over.you_lost')) : null),
