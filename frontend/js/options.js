@@ -100,7 +100,7 @@ export function presetOptions(name) {
         advocate: true, cinderella: true, openRoles: true, win: 'elimination', lastPairMafia: true,
         mafiaKill: 'majority', eyesClosed: false, commissar: 'public', revealAfter: 1, doubleDeath: true,
         maxNominees: 3, nomineeDefence: true, day1SingleNomineeStays: false, fourLeftNoRevote: false,
-        nonVoters: 'abstain', ties: 'revote', tieRepeats: 2, lastWords: 'all',
+        nonVoters: 'abstain', ties: 'revote', tieRepeats: 2, lastWords: 'none',
         warningsToMute: 0, warningsToRemove: 0,
       });
       break;

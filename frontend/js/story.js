@@ -93,7 +93,9 @@ export function eventText(ev, ctx) {
     case 'role':
       return t('ev.role', { ...params, role: roleName(t, ev.role, rules) });
     case 'maniac_side':
-      return t(ev.result === 'mafia' ? 'ev.maniac_side.mafia' : 'ev.maniac_side.alone', params);
+      // A lone Maniac read as the town's plays on the town's side (R-MANIAC-11).
+      if (ev.result === 'mafia') return t('ev.maniac_side.mafia', params);
+      return t(rules && rules.loneManiac === 'town' ? 'ev.maniac_side.town' : 'ev.maniac_side.alone', params);
     case 'game_over':
       return t('winner.' + (['town', 'mafia', 'maniac'].includes(ev.result) ? ev.result : 'town'));
     case 'vote_result':

@@ -37,7 +37,7 @@ const EVENTS = [
 test('every event reads as a whole sentence in every language, with no key or placeholder left', () => {
   for (const lang of LANGS) {
     const t = makeT(lang);
-    for (const rules of [{ preset: 'sport' }, { preset: 'party' }]) {
+    for (const rules of [{ preset: 'sport' }, { preset: 'party' }, { preset: 'maniac', loneManiac: 'town' }]) {
       for (const ev of EVENTS) {
         const text = eventText(ev, { t, players, rules });
         assert.equal(typeof text, 'string', `${lang} ${JSON.stringify(ev)}`);

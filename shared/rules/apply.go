@@ -274,6 +274,10 @@ func (s *State) start(seed [32]byte, now time.Time) {
 		s.Players[i].Role = deck[i]
 	}
 	s.log(ToAll, Event{Type: EvStarted})
+	if s.Rules.Maniac {
+		// R-MANIAC-01: the host decides the Maniac's side and announces it.
+		s.log(ToAll, Event{Type: EvManiacSide, Result: s.Rules.ManiacSide})
+	}
 	// The cards are dealt; the night falls after the hand-over, as every phone
 	// turns to its night task.
 	s.complete(now)
@@ -334,7 +338,14 @@ func (s *State) warn(id, foul string, now time.Time) {
 		s.log(ToAll, Event{Type: EvRemoved, Target: id, Result: "fouls", Foul: foul})
 		s.remove(id, now)
 	case s.Rules.WarningsToMute > 0 && p.Warnings == s.Rules.WarningsToMute:
-		p.Muted = 1
+		if s.Phase.Name == PhaseDay && s.Phase.Reason == "" && s.speaker() == id && !s.Phase.Closing {
+			// Text 002 rule 23: the word is lost for one round; given during the
+			// player's own monologue, that is this one, and it ends now.
+			s.log(ToAll, Event{Type: EvMuted, Target: id})
+			s.nextSpeaker(now)
+			return
+		}
+		p.Muted = 1 // the next monologue (after their speech: the next round's)
 	}
 }
 

@@ -421,3 +421,30 @@ func TestManiacDoctorVictimRemoved(t *testing.T) {
 	g.want(PhaseDay)
 	g.wantEvent(EvMissed, 0, "")
 }
+
+// TestManiacJustifyOnce: a justification is once per game (R-MANIAC-10): a player
+// who has justified and then ties with another for most votes does not speak
+// again, and the new vote between the two follows; one who has used it and leads
+// alone leaves at once. Also: the Maniac's side is announced (R-MANIAC-01).
+func TestManiacJustifyOnce(t *testing.T) {
+	g := maniac10(t, nil)
+	g.wantEvent(EvManiacSide, 0, "alone")
+	g.quietNight()
+	g.speeches(nil)
+	g.vote(map[int]int{1: 7, 2: 7, 3: 7, 4: 8, 5: 9, 6: 10, 7: 1, 8: 2, 9: 3, 10: 4})
+	g.want(PhaseDefence)
+	g.speeches(nil)
+	g.voteAll() // nobody: 0 < 3, seat 7 stays
+	g.wantAlive(7)
+	g.quietNight()
+	g.speeches(nil)
+	g.vote(map[int]int{1: 7, 2: 7, 3: 7, 4: 8, 5: 8, 6: 8, 7: 9, 8: 10, 9: 1, 10: 2})
+	g.want(PhaseDefence)
+	if !slices.Equal(g.s.Phase.Queue, []string{id(8)}) || !slices.Equal(g.s.Phase.Candidates, []string{id(7), id(8)}) {
+		t.Fatalf("R-MANIAC-10: justifications %v for the tie of %v", g.s.Phase.Queue, g.s.Phase.Candidates)
+	}
+	g.speeches(nil)
+	g.want(PhaseVote)
+	g.vote(map[int]int{1: 7, 2: 7, 3: 7, 4: 7, 5: 8, 6: 8, 7: 8, 8: 7, 9: 7, 10: 8})
+	g.wantDead(7)
+}

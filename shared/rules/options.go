@@ -225,7 +225,9 @@ func Preset(name string) (Options, error) {
 		base.MaxNominees, base.NomineeDefence = 3, true
 		base.Day1SingleNomineeStays, base.FourLeftNoRevote = false, false
 		base.NonVoters, base.Ties, base.TieRepeats = "abstain", "revote", 2
-		base.LastWords = "all"
+		// R-PARTY-09: the sentenced player lays the card face up and the day
+		// ends; text 001 gives nobody a last word, by day or by night.
+		base.LastWords = "none"
 		base.WarningsToMute, base.WarningsToRemove = 0, 0
 	case PresetManiac:
 		// R-MANIAC-01..11: 10 players, Don, Sheriff, Doctor, Maniac, open table,

@@ -176,3 +176,22 @@ func TestPartyAdvocateKilled(t *testing.T) {
 		t.Fatal("R-PARTY-06: the killed Advocate's client was defended")
 	}
 }
+
+// TestPartyNoLastWords: text 001 gives no last word: the sentenced player lays the
+// card face up and the day ends; a night victim simply leaves (R-PARTY-09).
+func TestPartyNoLastWords(t *testing.T) {
+	if o, _ := Preset(PresetParty); o.LastWords != "none" {
+		t.Fatalf("R-PARTY-09: last words %q", o.LastWords)
+	}
+	g := party9(t, nil)
+	g.quietNight()
+	g.speeches(map[int]int{1: 7})
+	g.speeches(nil)
+	g.vote(map[int]int{1: 7, 2: 7, 3: 7, 4: 7, 5: 7, 6: 7, 7: 0, 8: 7, 9: 7})
+	g.wantDead(7)
+	g.wantEvent(EvRole, 7, "")
+	g.want(PhaseNight)
+	g.night(map[int][]string{1: {"kill:8"}, 2: {"kill:8"}, 3: {"kill:8"}})
+	g.wantDead(8)
+	g.want(PhaseDay)
+}

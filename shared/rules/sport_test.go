@@ -369,3 +369,35 @@ func TestFoulsByText(t *testing.T) {
 		t.Fatal("R-SPORT-16: a removed player got a last word")
 	}
 }
+
+// TestFoulThirdWarningInOwnSpeech: three warnings cost the word for one round; a
+// third warning given during the player's own monologue ends it at once, one
+// given after it costs the next round's (R-SPORT-16, text 002 rule 23).
+func TestFoulThirdWarningInOwnSpeech(t *testing.T) {
+	g := sport10(t)
+	g.quietNight()
+	g.want(PhaseDay)
+	for range 2 {
+		g.host(Action{Type: ActWarn, Target: id(1), Foul: FoulSpeech})
+	}
+	if g.s.speaker() != id(1) {
+		t.Fatal("two warnings ended the speech")
+	}
+	g.host(Action{Type: ActWarn, Target: id(1), Foul: FoulSpeech})
+	g.wantEvent(EvMuted, 1, "")
+	if g.s.speaker() != id(2) || g.s.player(id(1)).Muted != 0 {
+		t.Fatalf("R-SPORT-16: after the third warning the speaker is %s, muted %d", g.s.speaker(), g.s.player(id(1)).Muted)
+	}
+	// Seat 2 speaks, then gets a third warning: the next round's word is lost.
+	g.do(2, ActEndSpeech, 0)
+	for range 3 {
+		g.host(Action{Type: ActWarn, Target: id(2)})
+	}
+	g.speeches(nil)
+	g.quietNight()
+	g.want(PhaseDay)
+	if g.s.speaker() != id(3) { // day 2 would open with seat 2
+		t.Fatalf("R-SPORT-16: day 2 opens with %s", g.s.speaker())
+	}
+	g.wantEvent(EvMuted, 2, "")
+}

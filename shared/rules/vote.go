@@ -210,13 +210,22 @@ func (s *State) tie(leaders []string, now time.Time) {
 		s.speeches(s.FirstSpeaker, now)
 	case "justify":
 		// R-MANIAC-10: two tied each justify, then a new vote between them; three or
-		// more tied all stay.
+		// more tied all stay. A justification is once per game, so one who has used
+		// it does not speak again; the new vote is held all the same.
 		if len(leaders) == 2 && s.VoteRound == 0 {
 			s.VoteRound = 1
+			var speakers []string
 			for _, id := range leaders {
-				s.player(id).Justified = true
+				if p := s.player(id); !p.Justified {
+					p.Justified = true
+					speakers = append(speakers, id)
+				}
 			}
-			s.Phase = Phase{Name: PhaseDefence, Queue: leaders, Candidates: leaders, Reason: "justify", Next: PhaseVote}
+			if len(speakers) == 0 {
+				s.openVote(leaders, now)
+				return
+			}
+			s.Phase = Phase{Name: PhaseDefence, Queue: speakers, Candidates: leaders, Reason: "justify", Next: PhaseVote}
 			s.beginSpeech(now)
 			return
 		}

@@ -479,6 +479,7 @@ export default {
   'ev.resumed': 'The game goes on.',
   'ev.maniac_side.alone': 'The Maniac plays alone.',
   'ev.maniac_side.mafia': 'The Maniac plays with the mafia.',
+  'ev.maniac_side.town': 'The Maniac plays on the town’s side.',
 
   // Shared screen and host controls.
   'host.code': 'Room code',

@@ -460,6 +460,7 @@ export default {
   'ev.resumed': 'Jocul continuă.',
   'ev.maniac_side.alone': 'Maniacul joacă singur.',
   'ev.maniac_side.mafia': 'Maniacul joacă de partea mafiei.',
+  'ev.maniac_side.town': 'Maniacul joacă de partea orașului.',
 
   'host.code': 'Codul camerei',
   'host.code_is': 'Codul camerei {code}',

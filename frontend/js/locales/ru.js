@@ -460,6 +460,7 @@ export default {
   'ev.resumed': 'Игра продолжается.',
   'ev.maniac_side.alone': 'Маньяк играет сам за себя.',
   'ev.maniac_side.mafia': 'Маньяк играет за мафию.',
+  'ev.maniac_side.town': 'Маньяк играет на стороне города.',
 
   'host.code': 'Код комнаты',
   'host.code_is': 'Код комнаты {code}',

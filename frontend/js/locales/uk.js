@@ -460,6 +460,7 @@ export default {
   'ev.resumed': 'Гра триває.',
   'ev.maniac_side.alone': 'Маніяк грає сам за себе.',
   'ev.maniac_side.mafia': 'Маніяк грає за мафію.',
+  'ev.maniac_side.town': 'Маніяк грає на боці міста.',
 
   'host.code': 'Код кімнати',
   'host.code_is': 'Код кімнати {code}',
