@@ -1,4 +1,4 @@
-// Package rules is the Mafia rules engine: every rule set of RULES.md (classic,
+// Package rules is the Mafia rules engine: every rule set of docs/RULES.md (classic,
 // sport, party, maniac and custom mixes), with no I/O, no clock and no randomness of
 // its own. Everything else in City Sleeps — the store, the HTTP API, the Lambda
 // functions, the frontend — asks this package what may happen; nothing else decides
@@ -21,7 +21,7 @@
 //	view := rules.ViewOf(s, rules.Viewer{Player: p1}, now)
 //	// view.Actions says what p1 may do now, with the valid targets.
 //
-// Rule IDs in comments (R-SPORT-07) point at RULES.md; tests name the rule they
+// Rule IDs in comments (R-SPORT-07) point at docs/RULES.md; tests name the rule they
 // check. Where a rule text is open to more than one reading, the comment says which
 // reading the engine takes.
 package rules

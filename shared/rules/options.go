@@ -185,7 +185,7 @@ const (
 // Presets lists the preset names in the order a host is offered them.
 var Presets = []string{PresetClassic, PresetSport, PresetParty, PresetManiac, PresetCustom}
 
-// Preset returns the defaults of one rule set of RULES.md. "custom" starts from the
+// Preset returns the defaults of one rule set of docs/RULES.md. "custom" starts from the
 // sport rules; the host changes what they like.
 func Preset(name string) (Options, error) {
 	base := Options{

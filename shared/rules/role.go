@@ -3,7 +3,7 @@ package rules
 // Role is the card a player is dealt.
 type Role string
 
-// The roles of every rule set (RULES.md, "Common vocabulary").
+// The roles of every rule set (docs/RULES.md, "Words used here").
 const (
 	Citizen    Role = "citizen"
 	Mafia      Role = "mafia"
