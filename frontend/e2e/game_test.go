@@ -686,6 +686,8 @@ func (g *game) checkView(viewer string, v rules.View, where string) {
 			g.t.Errorf("LEAK %s to %s: another's check %+v", where, who, e)
 		case e.Type == rules.EvShot && (viewer == "" || viewer == "host" || g.team(viewer) != rules.MafiaTeam):
 			g.t.Errorf("LEAK %s to %s: a mafia shot %+v", where, who, e)
+		case e.Type == rules.EvShot && e.Actor != viewer && v.Rules.EyesClosed && e.Night > 1:
+			g.t.Errorf("LEAK %s to %s: a partner's shot made with eyes closed (R-SPORT-10) %+v", where, who, e)
 		case e.Role != "" && !g.mayKnow(viewer, e.Target, v):
 			g.t.Errorf("LEAK %s to %s: a role in %+v", where, who, e)
 		}
@@ -695,6 +697,13 @@ func (g *game) checkView(viewer string, v rules.View, where string) {
 	}
 	if v.You != nil && len(v.You.Shots) > 0 && g.team(viewer) != rules.MafiaTeam {
 		g.t.Errorf("LEAK %s to %s: the mafia's shots", where, who)
+	}
+	if v.You != nil && v.Rules.EyesClosed && v.Phase.Night > 1 {
+		for _, s := range v.You.Shots {
+			if s.Actor != viewer {
+				g.t.Errorf("LEAK %s to %s: a partner's shot made with eyes closed (R-SPORT-10) %+v", where, who, s)
+			}
+		}
 	}
 }
 

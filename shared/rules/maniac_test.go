@@ -16,8 +16,10 @@ func maniac10(t *testing.T, tweak func(*Options)) *game {
 }
 
 // TestManiacDeal: ten players with a Don, a Sheriff, a Doctor and a Maniac
-// (R-MANIAC-01); the moderator decides the Maniac's side.
+// (R-MANIAC-01); the moderator decides the Maniac's side, and the deal announces it.
 func TestManiacDeal(t *testing.T) {
+	g := maniac10(t, func(o *Options) { o.ManiacSide = "mafia" })
+	g.wantEvent(EvManiacSide, 0, "mafia")
 	o, _ := Preset(PresetManiac)
 	deck := o.Deck(10)
 	for _, r := range []Role{Don, Sheriff, Doctor, Maniac, Mafia, Citizen} {
@@ -424,11 +426,9 @@ func TestManiacDoctorVictimRemoved(t *testing.T) {
 
 // TestManiacJustifyOnce: a justification is once per game (R-MANIAC-10): a player
 // who has justified and then ties with another for most votes does not speak
-// again, and the new vote between the two follows; one who has used it and leads
-// alone leaves at once. Also: the Maniac's side is announced (R-MANIAC-01).
+// again, and the new vote between the two follows.
 func TestManiacJustifyOnce(t *testing.T) {
 	g := maniac10(t, nil)
-	g.wantEvent(EvManiacSide, 0, "alone")
 	g.quietNight()
 	g.speeches(nil)
 	g.vote(map[int]int{1: 7, 2: 7, 3: 7, 4: 8, 5: 9, 6: 10, 7: 1, 8: 2, 9: 3, 10: 4})

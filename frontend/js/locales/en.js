@@ -306,7 +306,7 @@ export default {
   'night.sleep_note': 'Everyone taps at night, so nobody can tell who has a role.',
   'night.asleep': 'You are asleep. Put the phone down.',
   'night.skip': 'Do nothing tonight',
-  'night.shots': 'Your team’s shots tonight',
+  'night.shots': 'Shots you can see tonight',
   'night.shot': '{actor} aims at {target}',
   'night.victims': 'Tonight’s victims: {names}',
   'night.dead': 'You are out of the game. The city sleeps.',

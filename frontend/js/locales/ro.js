@@ -294,7 +294,7 @@ export default {
   'night.sleep_note': 'Noaptea atinge toată lumea, așa că nimeni nu poate ghici cine are un rol.',
   'night.asleep': 'Dormi. Lasă telefonul jos.',
   'night.skip': 'Nu fac nimic în noaptea asta',
-  'night.shots': 'Împușcăturile echipei tale în noaptea asta',
+  'night.shots': 'Împușcăturile pe care le vezi în noaptea asta',
   'night.shot': '{actor} țintește spre {target}',
   'night.victims': 'Victimele nopții: {names}',
   'night.dead': 'Ai ieșit din joc. Orașul doarme.',
