@@ -402,6 +402,7 @@ export function playerScreen(app, code) {
     const q = v.phase.reason === 'justify' ? t('vote.all.justify', { names }) : t('vote.all.car_crash', { names });
     const sec = h('section', { class: 'card vote', dataset: { screen: 'vote_all' } }, h('h2', null, q));
     if (has(v, 'vote_all')) {
+      if (v.phase.extended) sec.append(h('p', { class: 'reason' }, t('vote.extended')));
       sec.append(h('div', { class: 'pair' },
         h('button', { type: 'button', class: 'target yes', disabled: session.busy, dataset: { action: 'yes' }, onclick: () => { session.local.voteAll = { key: voteKey(v), yes: true }; act({ type: 'vote_all', yes: true }); } }, '✓ ' + t('vote.all.yes')),
         h('button', { type: 'button', class: 'target no', disabled: session.busy, dataset: { action: 'no' }, onclick: () => { session.local.voteAll = { key: voteKey(v), yes: false }; act({ type: 'vote_all', yes: false }); } }, '✗ ' + t('vote.all.no'))));
