@@ -249,6 +249,7 @@ type domState struct {
 	Tick    int      `json:"tick"`
 	Day     int      `json:"day"`
 	Night   int      `json:"night"`
+	Wake    int      `json:"wake"`
 	Busy    bool     `json:"busy"`
 	Stale   bool     `json:"stale"`
 	Actions []string `json:"actions"`
@@ -262,7 +263,7 @@ const stateJS = `(() => {
 	const m = document.querySelector('main');
 	const d = m ? m.dataset : {};
 	return {
-		phase: d.phase || '', version: Number(d.version || -1), tick: Number(d.tick || 0), day: Number(d.day || 0), night: Number(d.night || 0), busy: !!m && m.getAttribute('aria-busy') === 'true',
+		phase: d.phase || '', version: Number(d.version || -1), tick: Number(d.tick || 0), day: Number(d.day || 0), night: Number(d.night || 0), wake: Number(d.wake || 0), busy: !!m && m.getAttribute('aria-busy') === 'true',
 		stale: document.body.classList.contains('stale'),
 		actions: [...document.querySelectorAll('button[data-action]:not([disabled])')].map((b) => b.dataset.action),
 		tasks: [...document.querySelectorAll('.targets[data-task]')].map((c) => ({ task: c.dataset.task,
@@ -337,8 +338,8 @@ func (g *game) decide(ph *player, v rules.View, st domState) string {
 	// not change this player's buttons); speeches go one after another, so the
 	// phone must have the latest view.
 	switch v.Phase.Name {
-	case rules.PhaseNight, rules.PhaseNightDoctor, rules.PhaseVote, rules.PhaseVoteAll:
-		if st.Phase != v.Phase.Name || st.Day != v.Phase.Day || st.Night != v.Phase.Night {
+	case rules.PhaseNight, rules.PhaseVote, rules.PhaseVoteAll:
+		if st.Phase != v.Phase.Name || st.Day != v.Phase.Day || st.Night != v.Phase.Night || st.Wake != v.Phase.Wake {
 			return ""
 		}
 	default:
@@ -347,7 +348,7 @@ func (g *game) decide(ph *player, v rules.View, st domState) string {
 		}
 	}
 	switch v.Phase.Name {
-	case rules.PhaseNight, rules.PhaseNightDoctor:
+	case rules.PhaseNight:
 		var tasks []rules.Option
 		for _, o := range v.Actions {
 			if o.Type != rules.ActSleep && o.Type != rules.ActReveal {
@@ -482,7 +483,7 @@ func (g *game) play(timeout time.Duration, during func(v rules.View)) {
 func (g *game) shotBefore(ph *player, v rules.View, sel string) {
 	what := ""
 	switch v.Phase.Name {
-	case rules.PhaseNight, rules.PhaseNightDoctor:
+	case rules.PhaseNight:
 		if strings.Contains(sel, `"sleep"`) {
 			what = "night-sleep"
 		} else if v.Phase.Night > 1 {

@@ -245,7 +245,7 @@ export default {
   'phase.lobby': 'Waiting for players',
   'phase.intro': 'Introductions',
   'phase.night': 'Night {night}',
-  'phase.night_doctor': 'Night {night}: the Doctor',
+  'phase.resuming': { one: 'The game goes on in {count} second', other: 'The game goes on in {count} seconds' },
   'phase.last_word': 'Last word',
   'phase.day': 'Day {day}',
   'phase.defence': 'Defence',

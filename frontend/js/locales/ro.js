@@ -237,7 +237,7 @@ export default {
   'phase.lobby': 'Așteptăm jucătorii',
   'phase.intro': 'Prezentări',
   'phase.night': 'Noaptea {night}',
-  'phase.night_doctor': 'Noaptea {night}: Doctorul',
+  'phase.resuming': { one: 'Jocul continuă peste {count} secundă', few: 'Jocul continuă peste {count} secunde', other: 'Jocul continuă peste {count} de secunde' },
   'phase.last_word': 'Ultimul cuvânt',
   'phase.day': 'Ziua {day}',
   'phase.defence': 'Apărare',

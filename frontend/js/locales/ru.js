@@ -237,7 +237,7 @@ export default {
   'phase.lobby': 'Ждём игроков',
   'phase.intro': 'Знакомство',
   'phase.night': 'Ночь {night}',
-  'phase.night_doctor': 'Ночь {night}: Доктор',
+  'phase.resuming': { one: 'Игра продолжится через {count} секунду', few: 'Игра продолжится через {count} секунды', many: 'Игра продолжится через {count} секунд', other: 'Игра продолжится через {count} секунды' },
   'phase.last_word': 'Последнее слово',
   'phase.day': 'День {day}',
   'phase.defence': 'Оправдание',

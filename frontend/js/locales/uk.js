@@ -237,7 +237,7 @@ export default {
   'phase.lobby': 'Чекаємо гравців',
   'phase.intro': 'Знайомство',
   'phase.night': 'Ніч {night}',
-  'phase.night_doctor': 'Ніч {night}: Лікар',
+  'phase.resuming': { one: 'Гра продовжиться за {count} секунду', few: 'Гра продовжиться за {count} секунди', many: 'Гра продовжиться за {count} секунд', other: 'Гра продовжиться за {count} секунди' },
   'phase.last_word': 'Останнє слово',
   'phase.day': 'День {day}',
   'phase.defence': 'Виправдання',

@@ -126,7 +126,7 @@ export function hostScreen(app, code, token) {
       h('h1', { class: 'phase-title' }, (p.name.startsWith('night') ? '☾ ' : '☀ ') + phaseTitle(t, v)),
       p.paused ? h('p', { class: 'banner paused', role: 'status' }, '❚❚ ' + t('phase.paused')) : null,
       timer(t, 'big-timer'),
-      p.closing ? closingLine('big-line') : stepLines(t, p, P));
+      p.closing || p.resuming ? closingLine('big-line') : stepLines(t, p, P));
     const noms = v.rules.voting === 'nominees' && (p.name === 'day' || p.name === 'defence' || p.name === 'vote')
       ? h('section', { class: 'panel nominations' }, h('h2', null, ICON.nominated + ' ' + t('day.nominations')),
         (p.nominations || []).length ? h('ol', null, p.nominations.map((n) => h('li', null, t('day.nomination', { target: P(n.target), actor: P(n.by) }))))

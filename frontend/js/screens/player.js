@@ -14,7 +14,7 @@ export function playerScreen(app, code) {
   let joinError = null;
   let joining = false;
   const act = (a) => session.act(a);
-  const phaseData = (v) => ({ phase: v.phase.name, day: v.phase.day, night: v.phase.night, version: v.version, tick: v.tick || 0, speaker: v.phase.speaker || '' });
+  const phaseData = (v) => ({ phase: v.phase.name, day: v.phase.day, night: v.phase.night, wake: v.phase.wake || 0, version: v.version, tick: v.tick || 0, speaker: v.phase.speaker || '' });
   const has = (v, type) => (v.actions || []).find((a) => a.type === type);
 
   const stored = api.seat.get(code);
@@ -159,7 +159,7 @@ export function playerScreen(app, code) {
     const speakingNow = v.phase.speaker === me.id;
     // A hand-over (closing) shows every phone the same card: the step is over, its
     // speaker keeps the floor in the view but nobody acts until the next opens.
-    const step = v.phase.closing ? 'closing' : name;
+    const step = v.phase.closing || v.phase.resuming ? 'closing' : name;
     if (!me.alive && !speakingNow && step !== 'closing') {
       out.push(h('section', { class: 'card dead', dataset: { screen: 'dead' } },
         h('h2', null, ICON.dead + ' ' + t('dead.title')),
@@ -175,7 +175,6 @@ export function playerScreen(app, code) {
         out.push(h('section', { class: 'card closing', dataset: { screen: 'closing' } }, closingLine('big-line')));
         break;
       case 'night':
-      case 'night_doctor':
         out.push(night(t, v, me, P));
         break;
       case 'intro':
@@ -193,7 +192,7 @@ export function playerScreen(app, code) {
       default:
         break;
     }
-    if (name !== 'night' && name !== 'night_doctor') {
+    if (name !== 'night') {
       out.push(lastVoteBox(t, v, idx));
       out.push(seatList(t, v, { me: me.id, compact: true, roles: 'public' }));
     }
@@ -275,7 +274,7 @@ export function playerScreen(app, code) {
     switch (type) {
       case 'kill': return me.role === 'maniac' ? t('task.kill.maniac') : t('task.kill');
       case 'check': return me.role === 'don' ? t('task.check.don') : t(sheriffVariant('task.check', v.rules));
-      case 'heal': return v.phase.name === 'night_doctor' ? t('task.heal.victims') : t('task.heal');
+      case 'heal': return v.phase.wake === 2 ? t('task.heal.victims') : t('task.heal');
       case 'protect': return me.role === 'lover' ? t('task.protect.lover') : t('task.protect');
       case 'defend': return t('task.defend');
       case 'shoot': return t('task.shoot');
