@@ -8,7 +8,7 @@ import { Session } from '../session.js';
 import { say, canSpeak } from '../device.js';
 import { roleKey } from '../i18n.js';
 import { playerIndex, playerLabel, eventText, voteLines, lastVote, announcements, SPOKEN } from '../story.js';
-import { topbar, timer, closingLine, phaseTitle, seatList, storyList, rolesList, noticeBox, ICON } from '../ui.js';
+import { topbar, timer, closingLine, phaseTitle, seatList, storyList, rolesList, noticeBox, stepData, ICON } from '../ui.js';
 
 // hostScreen shows game code; token is the host token, or null for the public screen.
 export function hostScreen(app, code, token) {
@@ -70,7 +70,7 @@ export function hostScreen(app, code, token) {
     }
     const moderator = !!token && v.moderator === 'host';
     const main = h('main', { class: ['screen', 'phase-' + v.phase.name, moderator && 'console', session.busy && 'busy'], 'aria-busy': session.busy ? 'true' : 'false',
-      dataset: { phase: v.phase.name, day: v.phase.day, night: v.phase.night, version: v.version, winner: v.winner || '' } },
+      dataset: { ...stepData(v), winner: v.winner || '' } },
       noticeBox(t, session));
     if (v.phase.name === 'lobby') main.append(...lobby(t, v));
     else if (v.phase.name === 'game_over') main.append(...over(t, v));
