@@ -38,7 +38,7 @@ func (tb *table) step(t testing.TB, rng *rand.Rand, n int) bool {
 			return true
 		}
 	}
-	r, err := tb.host.JSON(ctx, "", http.MethodPost, "/api/games/"+tb.code+"/actions", tb.hostTok, rules.Action{ID: fmt.Sprintf("a%d", n), Type: rules.ActAdvance})
+	r, err := tb.host.JSON(ctx, "", http.MethodPost, "/api/games/"+tb.code+"/actions", tb.hostTok, rules.Action{ID: fmt.Sprintf("a%d", n), Type: rules.ActAdvance, Now: true})
 	if err != nil || r.Status != http.StatusOK {
 		t.Fatalf("advance: %v %d %s", err, r.Status, r.Body)
 	}

@@ -118,6 +118,10 @@ func (s *State) check(actor Actor, a Action) error {
 		if a.Side != "alone" && a.Side != "mafia" {
 			return refusal(ErrBadField, "the Maniac's side is alone or mafia")
 		}
+	case ActAdvance:
+		if (s.Phase.Closing || s.Phase.Resuming) && !a.Now {
+			return refusal(ErrWrongPhase, "this step is already over; the next one opens in a moment")
+		}
 	case ActConfigure:
 		if a.Options == nil {
 			return refusal(ErrBadField, "configure needs options")

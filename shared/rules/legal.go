@@ -33,8 +33,8 @@ func (s *State) hostOptions() []Option {
 	alive := s.ids(func(p *Player) bool { return p.Alive })
 	if s.Phase.Closing || s.Phase.Resuming {
 		// A hand-over: every screen counts down to the same moment. The host's
-		// pages wait for it like everyone; "advance" ends it now, for a script
-		// that cannot wait (docs/API.md).
+		// pages wait for it like everyone; "advance" with now ends it at once,
+		// for a script that cannot wait (docs/API.md).
 		return []Option{{Type: ActAdvance}}
 	}
 	if s.Phase.Name == PhaseLobby {

@@ -120,7 +120,7 @@ func TestPropertyRandomGames(t *testing.T) {
 					s = Advance(s, now)
 					canAdvance := slices.ContainsFunc(Legal(s, Actor{Host: true}), func(o Option) bool { return o.Type == ActAdvance })
 					if mod == ModeratorHost && canAdvance {
-						a, actor = Action{Type: ActAdvance}, Actor{Host: true}
+						a, actor = Action{Type: ActAdvance, Now: true}, Actor{Host: true}
 						s = mustApply(t, s, actor, a, now)
 						log = append(log, step{actor, a, now})
 					} else {
@@ -187,7 +187,7 @@ func legalAction(t *rapid.T, s State) (Actor, Action, bool) {
 		return actor, Action{}, false
 	}
 	o := rapid.SampledFrom(opts).Draw(t, "option")
-	a := Action{Type: o.Type}
+	a := Action{Type: o.Type, Now: o.Type == ActAdvance}
 	if len(o.Targets) > 0 {
 		a.Target = rapid.SampledFrom(o.Targets).Draw(t, "target")
 		if o.Type == ActKill {

@@ -103,7 +103,7 @@ func drawNight(t *rapid.T) (State, time.Time, bool) {
 		if actor, a, ok := legalAction(t, s); ok && !(actor.Host && (a.Type == ActPause || a.Type == ActRemove || a.Type == ActWarn)) {
 			s = mustApply(t, s, actor, a, now)
 		} else if mod == ModeratorHost && slices.ContainsFunc(Legal(s, Actor{Host: true}), func(o Option) bool { return o.Type == ActAdvance }) {
-			s = mustApply(t, s, Actor{Host: true}, Action{Type: ActAdvance}, now)
+			s = mustApply(t, s, Actor{Host: true}, Action{Type: ActAdvance, Now: true}, now)
 		} else {
 			now = now.Add(time.Minute)
 		}

@@ -123,6 +123,14 @@ func TestHandOver(t *testing.T) {
 	if err != nil || !mod.s.Phase.Closing || mod.s.speaker() != id(2) || !mod.s.Phase.EndsAt.Equal(mod.now.Add(h)) {
 		t.Fatalf("moderator's next: closing %v, speaker %s until %v, %v", mod.s.Phase.Closing, mod.s.speaker(), mod.s.Phase.EndsAt, err)
 	}
+	// A "next" pressed on a page that had not yet seen the step end does not cut
+	// the hand-over short; one that asks for it (now) does.
+	if _, err := Apply(mod.s, Actor{Host: true}, Action{Type: ActAdvance}, mod.now.Add(time.Second)); !errors.Is(err, ErrWrongPhase) {
+		t.Errorf("a second next in the hand-over: %v, want it refused", err)
+	}
+	if now, err := Apply(mod.s, Actor{Host: true}, Action{Type: ActAdvance, Now: true}, mod.now.Add(time.Second)); err != nil || now.Phase.Closing || now.speaker() != id(3) {
+		t.Errorf("next with now in the hand-over: closing %v, speaker %s, %v", now.Phase.Closing, now.speaker(), err)
+	}
 	// Long after the speech's time is up the moderator's next still hands over
 	// for the whole hand-over.
 	mod.tick(h)

@@ -207,7 +207,10 @@ export function hostScreen(app, code, token) {
     const bar = h('nav', { class: 'host-bar', 'aria-label': t('host.moderation') });
     if (has(v, 'resume')) bar.append(h('button', { type: 'button', class: 'primary', disabled: session.busy, dataset: { action: 'resume' }, onclick: () => act({ type: 'resume' }) }, '▶ ' + t('host.resume')));
     if (has(v, 'pause')) bar.append(h('button', { type: 'button', class: 'secondary', disabled: session.busy, dataset: { action: 'pause' }, onclick: () => act({ type: 'pause' }) }, '❚❚ ' + t('host.pause')));
-    if (has(v, 'advance')) bar.append(h('button', { type: 'button', class: moderator ? 'primary' : 'secondary', disabled: session.busy, title: t('host.skip.help'), dataset: { action: 'advance' }, onclick: () => act({ type: 'advance' }) }, '▶▶ ' + (moderator ? t('host.next') : t('host.skip'))));
+    // In a hand-over every screen counts down to the same moment; "next" would
+    // cut it short for the phones that have not looked in yet, so it waits.
+    const handingOver = v.phase.closing || v.phase.resuming;
+    if (has(v, 'advance') && !handingOver) bar.append(h('button', { type: 'button', class: moderator ? 'primary' : 'secondary', disabled: session.busy, title: t('host.skip.help'), dataset: { action: 'advance' }, onclick: () => act({ type: 'advance' }) }, '▶▶ ' + (moderator ? t('host.next') : t('host.skip'))));
     if (moderator && has(v, 'maniac_side') && v.rules.maniac) bar.append(maniacSide(t, v));
     if (canSpeak()) {
       bar.append(h('button', {

@@ -306,7 +306,7 @@ func Play(tb testing.TB, tr Transport, g Game) Result {
 		if len(moves) == 0 {
 			// Everyone waits for a deadline: the host moves the game on.
 			res.Advances++
-			act(host, rules.Action{Type: rules.ActAdvance})
+			act(host, rules.Action{Type: rules.ActAdvance, Now: true})
 		}
 	}
 	if res.Winner == "" {
