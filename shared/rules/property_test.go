@@ -64,6 +64,24 @@ func drawOptions(t *rapid.T) Options {
 	}
 }
 
+// drawLobby draws a rule set, who moderates and a table size, and seats that
+// many players in a new game's lobby.
+func drawLobby(t *rapid.T, code string) State {
+	o := drawOptions(t)
+	n := rapid.IntRange(o.MinPlayers, min(o.MaxPlayers, o.MinPlayers+4)).Draw(t, "players")
+	mod := rapid.SampledFrom([]string{ModeratorApp, ModeratorHost}).Draw(t, "moderator")
+	s, err := New(code, o, mod, "en", t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range n {
+		if s, _, err = Join(s, fmt.Sprintf("P%d", i), t0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return s
+}
+
 // TestPropertyRandomGames plays random legal games of every preset and of random
 // custom mixes, mixed with refused actions and the clock, and checks at every step:
 // the game ends within a bound; exactly one winner, consistent with who is alive; the
@@ -71,18 +89,8 @@ func drawOptions(t *rapid.T) Options {
 // replaying the accepted inputs from the start gives the same final state.
 func TestPropertyRandomGames(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		o := drawOptions(t)
-		n := rapid.IntRange(o.MinPlayers, min(o.MaxPlayers, o.MinPlayers+4)).Draw(t, "players")
-		mod := rapid.SampledFrom([]string{ModeratorApp, ModeratorHost}).Draw(t, "moderator")
-		s, err := New("PROP01", o, mod, "en", t0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i := range n {
-			if s, _, err = Join(s, fmt.Sprintf("P%d", i), t0); err != nil {
-				t.Fatal(err)
-			}
-		}
+		s := drawLobby(t, "PROP01")
+		o, mod := s.Rules, s.Moderator
 		initial := s
 		var log []step
 		now := t0

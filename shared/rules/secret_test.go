@@ -2,7 +2,6 @@ package rules
 
 import (
 	"encoding/json"
-	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -75,18 +74,8 @@ func TestPropertyNightShowsNoSecret(t *testing.T) {
 // drawNight plays a random game to the start of a night with acts (night 2 or
 // later) and returns it; false if the game ended first.
 func drawNight(t *rapid.T) (State, time.Time, bool) {
-	o := drawOptions(t)
-	n := rapid.IntRange(o.MinPlayers, min(o.MaxPlayers, o.MinPlayers+4)).Draw(t, "players")
-	mod := rapid.SampledFrom([]string{ModeratorApp, ModeratorHost}).Draw(t, "moderator")
-	s, err := New("PROP02", o, mod, "en", t0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range n {
-		if s, _, err = Join(s, fmt.Sprintf("P%d", i), t0); err != nil {
-			t.Fatal(err)
-		}
-	}
+	s := drawLobby(t, "PROP02")
+	mod := s.Moderator
 	now := t0
 	start := Action{Type: ActStart}
 	start.Deal[0] = rapid.Byte().Draw(t, "seed")
