@@ -14,6 +14,7 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/input"
 	cdplog "github.com/chromedp/cdproto/log"
+	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 )
@@ -82,7 +83,11 @@ func (b *browser) newPage(t *testing.T, name string, width, height int64) *page 
 		_, err := cdp.Call(ctx, tg, cdplog.Enable, cdp.Empty{})
 		return err
 	})
-	if err := chromedp.Do(ctx, chromedp.EmulateViewport(width, height), enableLog); err != nil {
+	timeline := chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, cdppage.AddScriptToEvaluateOnNewDocument, cdppage.AddScriptToEvaluateOnNewDocumentParams{Source: timelineJS})
+		return err
+	})
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(width, height), enableLog, timeline); err != nil {
 		t.Fatalf("%s: open page: %v", name, err)
 	}
 	return p
@@ -203,9 +208,19 @@ func (p *page) tap(sel string) bool {
 		const r = el.getBoundingClientRect();
 		const x = r.left + r.width / 2, y = r.top + r.height / 2;
 		const top = document.elementFromPoint(x, y);
+		if (top && top.closest('#wake-card')) return {ok: false, why: 'wake', x, y};
 		if (!top || !(el === top || el.contains(top))) return {ok: false, why: 'covered by ' + (top ? top.className : 'nothing')};
 		return {ok: true, x, y};
 	})()`, sel), &at)
+	if at.Why == "wake" {
+		// A wake card is up: a finger taps it away first, as a person would.
+		ctx, cancel := context.WithTimeout(p.ctx, 10*time.Second)
+		defer cancel()
+		if err := chromedp.Do(ctx, chromedp.MouseClickXY(at.X, at.Y)); err != nil {
+			p.fatalf("tap the wake card away: %v", err)
+		}
+		return false
+	}
 	if !at.OK {
 		return false
 	}

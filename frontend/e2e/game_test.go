@@ -47,6 +47,11 @@ type game struct {
 	// viewsChecked counts the views leak-checked per viewer ("" public, "host", player id).
 	viewsChecked map[string]int
 	viewsGzipped int // of them, how many came gzipped
+	// tl notes when the server opened each step, to time every page against.
+	tl timeline
+	// nightChecked holds the wakes whose phones were compared (checkNightScreens).
+	nightChecked        map[string]bool
+	nightScreensChecked int
 }
 
 // plan is how the table plays: whom to nominate and vote for.
@@ -78,7 +83,7 @@ type gameOpts struct {
 func newGame(t *testing.T, srv *testServer, b *browser, o gameOpts) *game {
 	t.Helper()
 	g := &game{t: t, srv: srv, b: b, preset: o.preset, lang: o.lang, moderator: o.moderator, deal: map[string]rules.Role{},
-		shots: map[string]bool{}, plan: o.plan, phaseSeen: map[string]bool{}, viewsChecked: map[string]int{}}
+		shots: map[string]bool{}, plan: o.plan, phaseSeen: map[string]bool{}, viewsChecked: map[string]int{}, nightChecked: map[string]bool{}}
 	g.host = b.newPage(t, "host", 1920, 1080)
 	h := g.host
 	h.navigate(srv.URL + "/")
@@ -101,6 +106,11 @@ func newGame(t *testing.T, srv *testServer, b *browser, o gameOpts) *game {
 	if hashHasToken {
 		h.fatalf("the host token stays visible in the address bar of the shared screen")
 	}
+	// A shorter hand-over than the presets' (e2eHandOver), set as a host may in
+	// the lobby.
+	rs := g.view("").Rules
+	rs.HandOver = e2eHandOver
+	g.srv.act(t, g.code, hostToken(g), rules.Action{ID: "e2e-hand-over", Type: rules.ActConfigure, Options: &rs})
 	// The QR code is there, and the join link it encodes is on the screen.
 	var qr struct {
 		Src   string `json:"src"`
@@ -249,6 +259,8 @@ type domState struct {
 	Tick    int      `json:"tick"`
 	Day     int      `json:"day"`
 	Night   int      `json:"night"`
+	Wake    int      `json:"wake"`
+	Picked  *string  `json:"picked"` // the night's seat picked, "" for nobody; null before a pick
 	Busy    bool     `json:"busy"`
 	Stale   bool     `json:"stale"`
 	Actions []string `json:"actions"`
@@ -262,8 +274,9 @@ const stateJS = `(() => {
 	const m = document.querySelector('main');
 	const d = m ? m.dataset : {};
 	return {
-		phase: d.phase || '', version: Number(d.version || -1), tick: Number(d.tick || 0), day: Number(d.day || 0), night: Number(d.night || 0), busy: !!m && m.getAttribute('aria-busy') === 'true',
+		phase: d.phase || '', version: Number(d.version || -1), tick: Number(d.tick || 0), day: Number(d.day || 0), night: Number(d.night || 0), wake: Number(d.wake || 0), busy: !!m && m.getAttribute('aria-busy') === 'true',
 		stale: document.body.classList.contains('stale'),
+		picked: (() => { const b = document.querySelector('.targets[data-task="night"] [aria-pressed="true"]'); return b ? b.dataset.target : null; })(),
 		actions: [...document.querySelectorAll('button[data-action]:not([disabled])')].map((b) => b.dataset.action),
 		tasks: [...document.querySelectorAll('.targets[data-task]')].map((c) => ({ task: c.dataset.task,
 			targets: [...c.querySelectorAll('button[data-target]:not([disabled])')].map((b) => b.dataset.target) })),
@@ -326,6 +339,28 @@ func (g *game) nightTarget(ph *player, v rules.View, o rules.Option) string {
 	return o.Targets[0]
 }
 
+// nightPick is the seat phone ph picks tonight ("" for nobody): the target of
+// its role's act (a check rather than the Sheriff's shot, which the bots leave
+// alone), else a suspicion of the first other living player.
+func (g *game) nightPick(ph *player, v rules.View) string {
+	for _, o := range v.Actions {
+		switch o.Type {
+		case rules.ActSleep, rules.ActReveal, rules.ActShoot:
+		default:
+			return g.nightTarget(ph, v, o)
+		}
+	}
+	if legal(v, rules.ActShoot) != nil {
+		return ""
+	}
+	for _, p := range v.Players {
+		if p.Alive && p.ID != ph.id {
+			return p.ID
+		}
+	}
+	return ""
+}
+
 // decide returns the element phone ph should tap now, or "" to wait. The server's
 // view says what is legal; the page must show the same button.
 func (g *game) decide(ph *player, v rules.View, st domState) string {
@@ -337,8 +372,8 @@ func (g *game) decide(ph *player, v rules.View, st domState) string {
 	// not change this player's buttons); speeches go one after another, so the
 	// phone must have the latest view.
 	switch v.Phase.Name {
-	case rules.PhaseNight, rules.PhaseNightDoctor, rules.PhaseVote, rules.PhaseVoteAll:
-		if st.Phase != v.Phase.Name || st.Day != v.Phase.Day || st.Night != v.Phase.Night {
+	case rules.PhaseNight, rules.PhaseVote, rules.PhaseVoteAll:
+		if st.Phase != v.Phase.Name || st.Day != v.Phase.Day || st.Night != v.Phase.Night || st.Wake != v.Phase.Wake {
 			return ""
 		}
 	default:
@@ -347,26 +382,14 @@ func (g *game) decide(ph *player, v rules.View, st domState) string {
 		}
 	}
 	switch v.Phase.Name {
-	case rules.PhaseNight, rules.PhaseNightDoctor:
-		var tasks []rules.Option
-		for _, o := range v.Actions {
-			if o.Type != rules.ActSleep && o.Type != rules.ActReveal {
-				tasks = append(tasks, o)
-			}
+	case rules.PhaseNight:
+		// Every phone picks a seat (or nobody) and confirms; the card says what
+		// the pick means, and the page turns it into the role's act.
+		want := g.nightPick(ph, v)
+		if st.Picked == nil || *st.Picked != want {
+			return fmt.Sprintf(`.targets[data-task="night"] [data-target=%q]`, want)
 		}
-		if len(tasks) > 0 {
-			o := tasks[0]
-			if o.Type == rules.ActShoot && len(tasks) > 1 {
-				o = tasks[1] // check rather than shoot
-			}
-			if o.Type == rules.ActShoot || len(o.Targets) == 0 {
-				return `[data-action=sleep]`
-			}
-			return fmt.Sprintf(`.targets[data-task=%q] [data-target=%q]`, o.Type, g.nightTarget(ph, v, o))
-		}
-		if legal(v, rules.ActSleep) != nil {
-			return `.targets[data-task="sleep"] button[data-target]`
-		}
+		return `[data-action=confirm]`
 	case rules.PhaseIntro, rules.PhaseDay, rules.PhaseDefence, rules.PhaseLastWord:
 		if g.plan.reveal && legal(v, rules.ActReveal) != nil {
 			return `[data-action=reveal]`
@@ -428,11 +451,19 @@ func (g *game) play(timeout time.Duration, during func(v rules.View)) {
 			lastKey = key
 			g.onPhase(pub)
 		}
+		g.tl.observe(pub, time.Now())
 		if pub.Phase.Name == rules.PhaseGameOver {
 			return
 		}
 		if during != nil {
 			during(pub)
+		}
+		// The first time each wake of a night with acts opens, before anyone
+		// taps, every phone must show the same page whatever its card.
+		if wake := fmt.Sprintf("%d/%d", pub.Phase.Night, pub.Phase.Wake); pub.Phase.Name == rules.PhaseNight && pub.Phase.Night >= 2 &&
+			!pub.Phase.Closing && !pub.Phase.Paused && !g.nightChecked[wake] && pub.Phase.Pending == len(g.alive(pub, func(string) bool { return true })) {
+			g.nightChecked[wake] = true
+			g.checkNightScreens(pub)
 		}
 		if time.Now().After(deadline) {
 			g.host.screenshot(g.preset + "-timeout-host")
@@ -482,11 +513,9 @@ func (g *game) play(timeout time.Duration, during func(v rules.View)) {
 func (g *game) shotBefore(ph *player, v rules.View, sel string) {
 	what := ""
 	switch v.Phase.Name {
-	case rules.PhaseNight, rules.PhaseNightDoctor:
-		if strings.Contains(sel, `"sleep"`) {
-			what = "night-sleep"
-		} else if v.Phase.Night > 1 {
-			what = "night-" + ph.role
+	case rules.PhaseNight:
+		if strings.Contains(sel, "confirm") {
+			what = "night-picked"
 		}
 	case rules.PhaseDay:
 		if strings.Contains(sel, "nominate") {
@@ -564,6 +593,10 @@ func (g *game) finish() rules.View {
 			g.t.Errorf("only %d views sent to %s were checked for leaks", g.viewsChecked[p.id], p.id)
 		}
 	}
+	if pub.Phase.Night >= 2 && g.nightScreensChecked == 0 {
+		g.t.Error("no night's phones were compared")
+	}
+	g.checkLags(g.reportLags())
 	if os.Getenv("E2E_DEBUG") != "" {
 		g.t.Logf("views checked for leaks: %v", g.viewsChecked)
 		for _, e := range pub.Events {

@@ -79,7 +79,7 @@ func TestManiacGame(t *testing.T) {
 			}
 			return
 		}
-		if v.Phase.Name == rules.PhaseNightDoctor {
+		if v.Phase.Name == rules.PhaseNight && v.Phase.Wake == 2 {
 			sawDoctor = true
 		}
 		if v.Phase.Name == rules.PhaseDay && v.Phase.Reason == "extra" {

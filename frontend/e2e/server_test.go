@@ -82,6 +82,16 @@ func (s *testServer) view(t *testing.T, code, token string) rules.View {
 	return v
 }
 
+// act applies an action as the holder of token, straight through the service.
+func (s *testServer) act(t *testing.T, code, token string, a rules.Action) rules.View {
+	t.Helper()
+	v, err := s.svc.Act(context.Background(), code, token, a)
+	if err != nil {
+		t.Fatalf("%s in game %s: %v", a.Type, code, err)
+	}
+	return v
+}
+
 // exchange is one API response as it went over the network.
 type exchange struct {
 	Method, Path string

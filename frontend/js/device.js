@@ -32,13 +32,37 @@ export function keepAwake(on) {
   }
 }
 
-// buzz vibrates briefly to say "your turn".
+// buzz vibrates briefly to say "your turn". Browsers let a page vibrate only
+// once its user has tapped it, so it waits for that rather than be refused.
 export function buzz() {
   try {
-    if (navigator.vibrate) navigator.vibrate([120, 60, 120]);
+    const active = !navigator.userActivation || navigator.userActivation.hasBeenActive;
+    if (navigator.vibrate && active) navigator.vibrate([120, 60, 120]);
   } catch {
     // ignore
   }
+}
+
+const WAKE_MS = 4000;
+let wakeTimer = null;
+
+// wakeCard shows text large over the page for a few seconds, or until tapped:
+// the phone's way of tapping its holder on the shoulder. It lives outside the
+// screen's own elements, so that the screen's redraws leave it alone.
+export function wakeCard(text) {
+  let el = document.getElementById('wake-card');
+  if (!el) {
+    el = document.createElement('div');
+    el.id = 'wake-card';
+    el.className = 'wake-card';
+    el.setAttribute('role', 'alert');
+    el.addEventListener('click', () => { el.hidden = true; });
+    document.body.appendChild(el);
+  }
+  el.textContent = text;
+  el.hidden = false;
+  clearTimeout(wakeTimer);
+  wakeTimer = setTimeout(() => { el.hidden = true; }, WAKE_MS);
 }
 
 const VOICE_LANGS = { en: 'en-US', ru: 'ru-RU', uk: 'uk-UA', ro: 'ro-RO' };

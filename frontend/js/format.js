@@ -20,25 +20,25 @@ export function remaining(endsAt, nowMs, skewMs = 0) {
 }
 
 // countdown describes a phase's timer for display: text (m:ss), seconds left, and
-// urgent when ten seconds or fewer remain. A paused phase shows the time it had
-// left. Returns null when the phase has no timer.
+// urgent when ten seconds or fewer remain. A paused phase, and one about to go on
+// after a pause (resuming), shows the time it had left. Returns null when the
+// phase has no timer.
 export function countdown(phase, nowMs, skewMs = 0) {
   if (!phase) return null;
-  let ms;
-  if (phase.paused) ms = Number(phase.pausedLeftMs) || 0;
-  else ms = remaining(phase.endsAt, nowMs, skewMs);
+  const frozen = !!(phase.paused || phase.resuming);
+  const ms = frozen ? Number(phase.pausedLeftMs) || 0 : remaining(phase.endsAt, nowMs, skewMs);
   if (ms === null) return null;
   const seconds = Math.ceil(ms / 1000);
-  return { ms, seconds, text: clock(ms), urgent: seconds <= 10, paused: !!phase.paused };
+  return { ms, seconds, text: clock(ms), urgent: seconds <= 10, paused: frozen };
 }
 
-// closingSeconds returns the whole seconds left of a hand-over (phase.closing: the
-// step is over and the next opens by itself at endsAt), or null when the phase is
-// not closing. A paused hand-over keeps the seconds it had left.
+// closingSeconds returns the whole seconds left of a hand-over: the step is over
+// and the next opens by itself at endsAt (phase.closing), or a paused step goes
+// on then (phase.resuming). It is null when no hand-over is running.
 export function closingSeconds(phase, nowMs, skewMs = 0) {
-  if (!phase || !phase.closing) return null;
-  const c = countdown(phase, nowMs, skewMs);
-  return c ? c.seconds : null;
+  if (!phase || !(phase.closing || phase.resuming)) return null;
+  const ms = remaining(phase.endsAt, nowMs, skewMs);
+  return ms === null ? null : Math.ceil(ms / 1000);
 }
 
 // skewFrom estimates the server clock minus the local clock from a response's Date

@@ -79,7 +79,7 @@ export function presetOptions(name) {
     commissar: 'check', testament: false, testamentKills: false, revealAfter: 0, doubleDeath: false,
     donChecks: true, doctorVictims: false, doctorOncePerPlayer: false, doctorNamesPatient: false,
     maniacSide: 'alone', loneManiac: 'last_two', warningsToMute: 3, warningsToRemove: 4, forbiddenWords: 'warning',
-    speech: 60, defence: 30, lastWord: 60, intro: 30, extraSpeech: 0, night: 60, mafiaTime: 0, vote: 30, handOver: 4,
+    speech: 60, defence: 30, lastWord: 60, intro: 30, extraSpeech: 0, night: 60, mafiaTime: 0, vote: 30, handOver: 8,
   };
   switch (name) {
     case 'sport':

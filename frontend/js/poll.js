@@ -1,6 +1,11 @@
 // Polling: when to ask the server again, and a Poller that does it with
 // If-None-Match. No DOM access: the fetch function, the timers and "is the page
 // hidden" are passed in, so the node tests drive it with fake ones.
+//
+// When to poll is the server's decision (docs/API.md, "Polling"): every answer
+// to a poll, a 304 included, carries it in the X-Poll-After-Ms header, and every
+// view as pollAfterMs. The page only backs off after failures and slows down
+// while hidden.
 
 export const DEFAULT_POLL_MS = 2000;
 export const MIN_POLL_MS = 250;
@@ -10,16 +15,11 @@ export const HIDDEN_MAX_MS = 60000;
 export const BACKOFF_START_MS = 1000;
 export const BACKOFF_MAX_MS = 15000;
 
-// DEADLINE_SLACK_MS: a poll capped by a deadline comes this long after it, so that
-// the server sees the deadline passed.
-export const DEADLINE_SLACK_MS = 150;
-
 // nextDelay is how long to wait before the next poll. After failures it backs off
 // exponentially (1 s, 2 s, 4 s … up to 15 s, with ±25% jitter so that a room full of
-// phones does not retry in step); otherwise it follows the server's pollAfterMs,
-// but never past the phase's deadline (untilDeadlineMs, when one is ahead), and
-// five times slower (at least 5 s) while the page is hidden.
-export function nextDelay({ failures = 0, pollAfterMs, hidden = false, untilDeadlineMs = null, random = Math.random } = {}) {
+// phones does not retry in step); otherwise it follows the server's hint, five
+// times slower (at least 5 s) while the page is hidden.
+export function nextDelay({ failures = 0, pollAfterMs, hidden = false, random = Math.random } = {}) {
   if (failures > 0) {
     const base = Math.min(BACKOFF_MAX_MS, BACKOFF_START_MS * 2 ** Math.min(failures - 1, 20));
     return Math.min(BACKOFF_MAX_MS, Math.round(base * (0.75 + random() * 0.5)));
@@ -28,9 +28,6 @@ export function nextDelay({ failures = 0, pollAfterMs, hidden = false, untilDead
   if (!Number.isFinite(d) || d <= 0) d = DEFAULT_POLL_MS;
   d = Math.min(MAX_POLL_MS, Math.max(MIN_POLL_MS, d));
   if (hidden) return Math.min(HIDDEN_MAX_MS, Math.max(HIDDEN_MIN_MS, d * 5));
-  if (untilDeadlineMs !== null && Number.isFinite(untilDeadlineMs) && untilDeadlineMs >= 0) {
-    d = Math.min(d, Math.max(MIN_POLL_MS, untilDeadlineMs + DEADLINE_SLACK_MS));
-  }
   return d;
 }
 
@@ -42,22 +39,21 @@ export function isTransient(status) {
 
 // Poller asks for the view again and again.
 //
-//   fetchView(etag) resolves to {status, body, etag, date} (status 0 or a throw for
-//   a network failure); onView(view, meta) gets each new view; onStatus({failures,
-//   live}) hears of connection changes; onFatal(status, body) gets a final error;
-//   untilDeadline() returns the milliseconds to the shown phase's deadline, or null.
+//   fetchView(etag) resolves to {status, body, etag, date, pollAfterMs} (status 0
+//   or a throw for a network failure; pollAfterMs from the answer's header);
+//   onView(view, meta) gets each new view; onStatus({failures, live}) hears of
+//   connection changes; onFatal(status, body) gets a final error.
 //
 // Views are ordered by (version, tick): the stored version, then the deadlines
 // that passed since it. An older one never replaces a newer one.
 export class Poller {
-  constructor({ fetchView, onView, onStatus = () => {}, onFatal = () => {}, timers, isHidden = () => false, untilDeadline = () => null, random = Math.random }) {
+  constructor({ fetchView, onView, onStatus = () => {}, onFatal = () => {}, timers, isHidden = () => false, random = Math.random }) {
     this.fetchView = fetchView;
     this.onView = onView;
     this.onStatus = onStatus;
     this.onFatal = onFatal;
     this.timers = timers || { setTimeout: (f, ms) => setTimeout(f, ms), clearTimeout: (id) => clearTimeout(id), now: () => Date.now() };
     this.isHidden = isHidden;
-    this.untilDeadline = untilDeadline;
     this.random = random;
     this.etag = null;
     this.version = -1;
@@ -119,7 +115,7 @@ export class Poller {
   schedule() {
     if (!this.running) return;
     if (this.timer !== null) this.timers.clearTimeout(this.timer);
-    const ms = nextDelay({ failures: this.failures, pollAfterMs: this.pollAfterMs, hidden: this.isHidden(), untilDeadlineMs: this.untilDeadline(), random: this.random });
+    const ms = nextDelay({ failures: this.failures, pollAfterMs: this.pollAfterMs, hidden: this.isHidden(), random: this.random });
     this.timer = this.timers.setTimeout(() => {
       this.timer = null;
       this.poll();
@@ -158,13 +154,13 @@ export class Poller {
     if (!this.running) return;
     const status = res.status || 0;
     if (status === 304) {
-      // A 304 carries the hint in a header (X-Poll-After-Ms): the pace may change
-      // while the view does not.
+      // The view has not changed, but the time to the next poll has: the
+      // header says it.
       if (res.pollAfterMs) this.pollAfterMs = res.pollAfterMs;
       this.ok();
     } else if (status >= 200 && status < 300 && res.body) {
       const view = res.body;
-      if (typeof view.pollAfterMs === 'number') this.pollAfterMs = view.pollAfterMs;
+      this.pollAfterMs = res.pollAfterMs || view.pollAfterMs || DEFAULT_POLL_MS;
       this.ok();
       if (this.newer(view)) {
         if (typeof view.version === 'number') {

@@ -39,12 +39,6 @@ export class Session {
       },
       onFatal: (status, body) => this.onFatalCb && this.onFatalCb(status, body),
       isHidden: () => document.visibilityState === 'hidden',
-      untilDeadline: () => {
-        const p = this.view && this.view.phase;
-        if (!p || p.paused || !p.endsAt) return null;
-        const end = Date.parse(p.endsAt);
-        return Number.isFinite(end) ? end - (Date.now() + this.skew) : null;
-      },
     });
     this.onVisible = () => {
       if (document.visibilityState === 'visible') this.poller.now();
@@ -116,7 +110,7 @@ export class Session {
     }
     const n = closingSeconds(phase, Date.now(), this.skew);
     for (const el of document.querySelectorAll('.js-closing')) {
-      const text = n === null ? '' : this.t()('phase.closing', { count: n });
+      const text = n === null ? '' : this.t()(phase.resuming ? 'phase.resuming' : 'phase.closing', { count: n });
       if (el.textContent !== text) el.textContent = text;
     }
   }

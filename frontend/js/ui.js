@@ -32,11 +32,23 @@ export function topbar(t, { code, who, session, lang, onLang }) {
   return h('header', { class: 'topbar' },
     h('a', { class: ['brand', code && 'with-code'], href: '/', 'aria-label': t('common.home') }, h('span', { class: 'moon', 'aria-hidden': 'true' }, '☾'), h('span', { class: 'brand-text' }, t('app.title'))),
     code ? h('span', { class: 'code-chip', 'aria-label': t('host.code_is', { code }) }, code) : null,
-    who ? h('span', { class: 'who' }, who) : null,
+    who ? h('span', { class: 'who', dataset: { me: '' } }, who) : null,
     session ? h('span', { class: ['conn', live ? 'ok' : 'bad'], role: 'status', title: live ? t('conn.live') : t('conn.stale') },
       live ? '●' : '⚠', h('span', { class: 'conn-text' }, ' ' + (live ? t('conn.live') : t('conn.stale')))) : null,
     langSelect(t, lang, onLang),
     live ? null : h('div', { class: 'reconnecting', role: 'alert' }, '⚠ ' + t('conn.reconnecting')));
+}
+
+// stepData is what a screen's main element says of the step it shows, as data-*
+// attributes: which step (phase, day, night, wake, speaker, reason), whether
+// it is handing over (closing), and the revision (version, tick) it comes from.
+// Tests read them; nothing in them is secret.
+export function stepData(v) {
+  const p = v.phase;
+  return {
+    phase: p.name, day: p.day, night: p.night, wake: p.wake || 0, speaker: p.speaker || '', reason: p.reason || '',
+    closing: p.closing || p.resuming || p.paused ? '1' : '', version: v.version, tick: v.tick || 0,
+  };
 }
 
 export function timer(t, cls = '') {
@@ -127,17 +139,22 @@ export function rolesList(t, view) {
     h('span', { class: 'seat-role' }, pl.role ? (ICON[pl.team] || '') + ' ' + roleName(t, pl.role, view.rules) : '?'))));
 }
 
-// targetButtons: one big button per target player.
-export function targetButtons(t, view, targets, onPick, { disabled, cls, focus } = {}) {
+// targetButtons: one big button per target player. opts.me marks the viewer's
+// own seat (data-me); opts.picked, when not undefined, makes the buttons a pick
+// to confirm, the picked one pressed.
+export function targetButtons(t, view, targets, onPick, { disabled, cls, focus, me, picked } = {}) {
   const idx = playerIndex(view.players);
   return h('div', { class: ['targets', cls], dataset: { task: focus || 'target' } }, (targets || []).map((id) => {
     const p = idx.get(id);
+    const mine = me !== undefined && id === me;
     return h('button', {
-      type: 'button', class: 'target', disabled: !!disabled, dataset: { target: id, focus: (focus || 't') + ':' + id },
+      type: 'button', class: ['target', mine && 'me', picked === id && 'picked'], disabled: !!disabled,
+      'aria-pressed': picked === undefined ? undefined : String(picked === id),
+      dataset: { target: id, focus: (focus || 't') + ':' + id, me: mine ? '' : undefined },
       onclick: () => onPick(id),
     },
     h('span', { class: 'target-seat', 'aria-hidden': 'true' }, p ? String(p.seat) : '?'),
-    h('span', { class: 'target-name', 'aria-hidden': 'true' }, p ? p.name : playerLabel(t, idx, id)),
+    h('span', { class: 'target-name', 'aria-hidden': 'true' }, (p ? p.name : playerLabel(t, idx, id)) + (mine ? ' (' + t('player.you') + ')' : '')),
     h('span', { class: 'sr-only' }, playerLabel(t, idx, id)));
   }));
 }

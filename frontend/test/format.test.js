@@ -32,13 +32,16 @@ test('countdown describes running, paused and absent timers', () => {
   assert.equal(countdown(null, now), null);
 });
 
-test('a hand-over counts its seconds down only while the phase is closing', () => {
+test('a hand-over counts its seconds down only while the phase is closing or resuming', () => {
   const now = Date.parse('2030-01-01T00:00:00Z');
   assert.equal(closingSeconds({ closing: true, endsAt: '2030-01-01T00:00:04Z' }, now), 4);
   assert.equal(closingSeconds({ closing: true, endsAt: '2030-01-01T00:00:04Z' }, now + 3500), 1);
   assert.equal(closingSeconds({ closing: true, endsAt: '2030-01-01T00:00:04Z' }, now + 9000), 0);
   assert.equal(closingSeconds({ closing: true, endsAt: '2030-01-01T00:00:04Z' }, now, 2000), 2); // the server is 2 s ahead
-  assert.equal(closingSeconds({ closing: true, endsAt: null, paused: true, pausedLeftMs: 2500 }, now), 3);
+  // Resuming: the hand-over runs to endsAt while the step's timer stays frozen.
+  const resuming = { resuming: true, endsAt: '2030-01-01T00:00:08Z', pausedLeftMs: 42000 };
+  assert.equal(closingSeconds(resuming, now), 8);
+  assert.deepEqual(countdown(resuming, now + 5000), { ms: 42000, seconds: 42, text: '0:42', urgent: false, paused: true });
   assert.equal(closingSeconds({ endsAt: '2030-01-01T00:00:04Z' }, now), null);
   assert.equal(closingSeconds({ closing: true, endsAt: null }, now), null);
   assert.equal(closingSeconds(null, now), null);

@@ -11,11 +11,11 @@ test('every preset names every option', () => {
   assert.equal(presetOptions('nonsense'), null);
 });
 
-test('every preset hands over for 4 seconds, and a link may set 0 to 10', () => {
-  for (const p of PRESETS) assert.equal(presetOptions(p).handOver, 4, p);
+test('every preset hands over for 8 seconds, and a link may set 0 to 10', () => {
+  for (const p of PRESETS) assert.equal(presetOptions(p).handOver, 8, p);
   assert.deepEqual(OPTIONS.find((o) => o.key === 'handOver'), { key: 'handOver', type: 'int', min: 0, max: 10, group: 'timers' });
   assert.equal(optionsFromQuery('custom', new URLSearchParams('handOver=0')).handOver, 0);
-  assert.equal(optionsFromQuery('sport', new URLSearchParams('handOver=11')).handOver, 4);
+  assert.equal(optionsFromQuery('sport', new URLSearchParams('handOver=11')).handOver, 8);
   assert.deepEqual(optionsToQuery({ ...presetOptions('sport'), handOver: 10 }), [['handOver', '10']]);
 });
 

@@ -9,15 +9,6 @@ test('the delay follows the server while all is well', () => {
   assert.equal(nextDelay({}), 2000);
 });
 
-test('a poll never waits past the phase deadline', () => {
-  assert.equal(nextDelay({ pollAfterMs: 8000, untilDeadlineMs: 3000 }), 3150);
-  assert.equal(nextDelay({ pollAfterMs: 8000, untilDeadlineMs: 0 }), 250);
-  assert.equal(nextDelay({ pollAfterMs: 900, untilDeadlineMs: 30000 }), 900);
-  assert.equal(nextDelay({ pollAfterMs: 8000, untilDeadlineMs: -5000 }), 8000); // past: the server decides (a moderator may hold it)
-  assert.equal(nextDelay({ pollAfterMs: 8000, untilDeadlineMs: null }), 8000);
-  assert.equal(nextDelay({ pollAfterMs: 8000, hidden: true, untilDeadlineMs: 100 }), 40000);
-});
-
 test('a hidden page polls slower', () => {
   assert.equal(nextDelay({ pollAfterMs: 700, hidden: true }), 5000);
   assert.equal(nextDelay({ pollAfterMs: 3000, hidden: true }), 15000);
@@ -149,5 +140,23 @@ test('now() polls at once, or right after a poll under way', async () => {
   resolve({ status: 304 });
   await tick();
   assert.equal(calls, 2);
+  p.stop();
+});
+
+test('the poller takes the hint from the header of every answer, a 304 included', async () => {
+  const timers = fakeTimers();
+  const answers = [
+    { status: 200, etag: '"v1"', pollAfterMs: 7400, body: { version: 1, pollAfterMs: 7400 } },
+    { status: 304, pollAfterMs: 3150 },
+    { status: 200, etag: '"v2"', pollAfterMs: 8150, body: { version: 2, pollAfterMs: 8150 } },
+  ];
+  const p = new Poller({ fetchView: async () => answers.shift(), onView: () => {}, timers, random: () => 0.5 });
+  p.start();
+  await tick();
+  assert.equal(timers.next(), 7400);
+  await tick();
+  assert.equal(timers.next(), 7400 + 3150); // the 304's header, not the view's old hint
+  await tick();
+  assert.equal(timers.next(), 7400 + 3150 + 8150);
   p.stop();
 });

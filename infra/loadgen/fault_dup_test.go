@@ -112,7 +112,7 @@ func dupGame(t *testing.T, base, preset string, firstSource int) {
 		}
 		if who == "" {
 			// Everybody waits on a deadline: the host moves on.
-			if r := tb.act(t, tb.host, tb.hostTok, rules.Action{ID: fmt.Sprintf("adv-%d", step), Type: rules.ActAdvance}); r.Status != http.StatusOK {
+			if r := tb.act(t, tb.host, tb.hostTok, rules.Action{ID: fmt.Sprintf("adv-%d", step), Type: rules.ActAdvance, Now: true}); r.Status != http.StatusOK {
 				t.Fatalf("advance: %d %s", r.Status, r.Body)
 			}
 			continue

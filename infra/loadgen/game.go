@@ -532,7 +532,7 @@ func (b *bot) hostTurn(ctx context.Context) {
 		return
 	}
 	if time.Since(b.lastChange) > b.g.cfg.StuckAfter && has(rules.ActAdvance) {
-		b.act(ctx, rules.Action{Type: rules.ActAdvance})
+		b.act(ctx, rules.Action{Type: rules.ActAdvance, Now: true})
 		b.lastChange = time.Now()
 	}
 }

@@ -12,7 +12,9 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
+	"sort"
 	"strconv"
+	"strings"
 	"time"
 
 	"citysleeps/shared/httpapi"
@@ -49,6 +51,9 @@ type Human struct {
 	Night [2]time.Duration
 	// Other: a testament, a reveal, a raised hand.
 	Other [2]time.Duration
+	// Moderator: from a step's time running out to a person moderating
+	// pressing "next".
+	Moderator [2]time.Duration
 }
 
 // People is the default Human: a table that knows the game.
@@ -60,71 +65,110 @@ var People = Human{
 	Vote:       [2]time.Duration{2 * time.Second, 8 * time.Second},
 	Night:      [2]time.Duration{4 * time.Second, 18 * time.Second},
 	Other:      [2]time.Duration{4 * time.Second, 15 * time.Second},
+	Moderator:  [2]time.Duration{time.Second, 4 * time.Second},
 }
 
 // RealGame is one game played by PlayReal.
 type RealGame struct {
-	Preset  string
-	Winner  string
-	Days    int
-	Minutes float64 // from the create to the game-over view reaching the screen
+	Preset    string
+	Moderator string
+	Winner    string
+	Days      int
+	Minutes   float64 // from the create to the game-over view reaching the screen
 	// Kinds is what the requests cost, by kind (KindPoll304, KindAction…), as
 	// the Meter counted them.
 	Kinds map[string]KindCost
-	// PlayerPolls and ScreenPolls count the polls of the phones and of the screen.
-	PlayerPolls, ScreenPolls int
-	// Notice is, for each time a player was asked to act by a change they did
-	// not make, how long the change took to reach their phone, by what they
-	// were asked (NoticeSpeech, NoticeVote, NoticeNight, NoticeOther).
-	Notice map[string][]time.Duration
+	// PhonePolls and ScreenPolls count the polls of the phones and of the
+	// screens (the shared screen, and the moderator's console when a person
+	// moderates); Screens is how many screens there were.
+	PhonePolls, ScreenPolls, Screens int
+	// Opened is, for each step the game opened, how long it took each client to
+	// show it, by the client's kind (ClientPhone, ClientScreen, ClientConsole).
+	Opened map[string][]time.Duration
+	// Public is, for each change of what everyone may see, how long it took
+	// the shared screen to show it.
+	Public []time.Duration
 }
 
-// What a player may be asked to do, for RealGame.Notice.
+// The kinds of client, for RealGame.Opened.
 const (
-	NoticeSpeech = "speech" // their speech began (a monologue, defence, last word, introduction)
-	NoticeVote   = "vote"   // a vote opened
-	NoticeNight  = "night"  // the night fell on them
-	NoticeOther  = "other"  // a testament, the Doctor's step
+	ClientPhone   = "phone"   // a player's phone
+	ClientScreen  = "screen"  // the shared screen
+	ClientConsole = "console" // the moderator's console, when a person moderates
 )
 
-// PlayReal plays one app-moderated game of preset with ten players in virtual
-// time and returns what it cost. seed decides everything: the deal, the
-// people's pace and choices.
-func PlayReal(preset string, seed uint64, h Human) (RealGame, error) {
-	sim := newRealTable(seed, h)
+// ClientKinds lists the client kinds in report order.
+var ClientKinds = []string{ClientPhone, ClientScreen, ClientConsole}
+
+// Latency is how long a poll's answer takes to reach its page after the
+// server has read the game, and so how much later than the server's read the
+// page shows it and starts the wait for its next poll.
+const Latency = 100 * time.Millisecond
+
+// PlayReal plays one game of preset with ten players in virtual time and
+// returns what it cost. moderator is rules.ModeratorApp, or
+// rules.ModeratorHost for a person moderating from a console (with the shared
+// screen beside it), who ends each step a little after its time is up. seed
+// decides everything: the deal, the people's pace and choices.
+func PlayReal(preset, moderator string, seed uint64, h Human) (RealGame, error) {
+	sim := newRealTable(seed, h, moderator)
 	if err := sim.play(preset); err != nil {
-		return RealGame{}, fmt.Errorf("%s seed %d: %w", preset, seed, err)
+		return RealGame{}, fmt.Errorf("%s (%s) seed %d: %w", preset, moderator, seed, err)
 	}
 	return sim.result(preset), nil
 }
 
-// realTable is one game in virtual time: a clock, the server on it, eleven
+// realTable is one game in virtual time: a clock, the server on it, the
 // clients and the queue of what happens next.
 type realTable struct {
-	now     time.Time
-	start   time.Time
-	rng     *rand.Rand
-	h       Human
-	meter   *Meter
-	api     http.Handler
-	oracle  *service.Service // the same games, read without metering: what each player is asked now
-	code    string
-	host    *realClient
-	players []*realClient
-	queue   events
-	seq     int
-	over    bool
-	err     error // the first thing that went wrong; it ends the game
+	now       time.Time
+	start     time.Time
+	rng       *rand.Rand
+	h         Human
+	moderator string
+	meter     *Meter
+	api       http.Handler
+	oracle    *service.Service // the same games, read without metering: what the server shows now
+	code      string
+	host      *realClient // the shared screen when the app moderates, else the console
+	screen    *realClient // the shared screen beside a person's console; nil when the app moderates
+	players   []*realClient
+	queue     events
+	seq       int
+	over      bool
+	err       error // the first thing that went wrong; it ends the game
+	startAt   bool  // the host's start is planned
 
-	asked   map[string]time.Time // player + phase instance: when the game first asked them to act in it
-	deadSet map[time.Time]bool   // deadlines the oracle looks at
-	notice  map[string][]time.Duration
-	startAt bool // the host's start is planned
+	// What the server showed, as the oracle read it after every change and at
+	// every deadline: each revision that was new to the public, and each step
+	// it opened.
+	changes  []shown
+	openings []shown
+	lastStep string
+	deadSet  map[time.Time]bool // deadlines the oracle looks at
 }
 
-// realClient is one phone or the shared screen, polling as the frontend does.
+// revision orders the views of one game: the stored version, then the clock's
+// transitions since.
+type revision struct {
+	version int64
+	tick    int
+}
+
+func (r revision) before(o revision) bool {
+	return r.version < o.version || (r.version == o.version && r.tick < o.tick)
+}
+
+// shown is a revision and a moment: when a client began to show it, or when
+// the server opened or changed it.
+type shown struct {
+	at  time.Time
+	rev revision
+}
+
+// realClient is one phone, screen or console, polling as the frontend does.
 type realClient struct {
-	host     bool
+	kind     string
 	name     string
 	token    string
 	view     View
@@ -133,10 +177,10 @@ type realClient struct {
 	gen      int                  // the current poll; older poll events are stale
 	planned  map[string]bool      // phase instances in which the next action is decided
 	firstAt  map[string]time.Time // when each phase instance was first seen
-	noticed  map[string]bool      // phase instances in which being asked was already seen
 	actGen   int                  // the current planned action; older ones are stale
 	polls    int
-	joinedAt time.Time
+	history  []shown // each newer revision the page showed, and when
+	nextDone string  // the step the moderator has planned to end
 }
 
 type event struct {
@@ -166,12 +210,12 @@ func (e *events) Pop() any {
 // realGameLimit stops a game that has not ended after this much virtual time.
 const realGameLimit = 4 * time.Hour
 
-func newRealTable(seed uint64, h Human) *realTable {
+func newRealTable(seed uint64, h Human, moderator string) *realTable {
 	t := &realTable{
 		// The stores check expiry against the real clock: start from it.
 		now: time.Now().UTC().Truncate(time.Second),
 		rng: rand.New(rand.NewPCG(seed, 0x7ab1e)),
-		h:   h, asked: map[string]time.Time{}, deadSet: map[time.Time]bool{}, notice: map[string][]time.Duration{},
+		h:   h, moderator: moderator, deadSet: map[time.Time]bool{},
 	}
 	t.start = t.now
 	clock := func() time.Time { return t.now }
@@ -210,12 +254,18 @@ func (t *realTable) share(r [2]float64) float64 { return r[0] + t.rng.Float64()*
 // do sends one request to the handler at the current virtual time and returns
 // the answer's status, body and ETag.
 func (t *realTable) do(method, path, token string, body any, etag string) (int, []byte, string) {
+	status, data, hdr := t.request(method, path, token, body, etag)
+	return status, data, hdr.Get("ETag")
+}
+
+// request is do with all the answer's headers.
+func (t *realTable) request(method, path, token string, body any, etag string) (int, []byte, http.Header) {
 	var rd io.Reader
 	if body != nil {
 		b, err := json.Marshal(body)
 		if err != nil {
 			t.fail("%v", err)
-			return 0, nil, ""
+			return 0, nil, nil
 		}
 		rd = bytes.NewReader(b)
 	}
@@ -241,14 +291,14 @@ func (t *realTable) do(method, path, token string, body any, etag string) (int, 
 		}
 		if err != nil {
 			t.fail("%s %s: %v", method, path, err)
-			return 0, nil, ""
+			return 0, nil, nil
 		}
 	}
-	return w.Code, data, w.Header().Get("ETag")
+	return w.Code, data, w.Header()
 }
 
 func (t *realTable) play(preset string) error {
-	status, body, _ := t.do(http.MethodPost, "/api/games", "", map[string]any{"preset": preset, "lang": "en"}, "")
+	status, body, _ := t.do(http.MethodPost, "/api/games", "", map[string]any{"preset": preset, "lang": "en", "moderator": t.moderator}, "")
 	if status != http.StatusCreated {
 		return fmt.Errorf("create: %d %s", status, body)
 	}
@@ -257,14 +307,20 @@ func (t *realTable) play(preset string) error {
 		return err
 	}
 	t.code = c.Code
-	t.host = &realClient{host: true, name: "screen", token: c.HostToken}
-	t.accept(t.host, c.Game, "", false)
-	t.schedulePoll(t.host)
+	t.host = &realClient{kind: ClientScreen, name: "screen", token: c.HostToken}
+	if t.moderator == rules.ModeratorHost {
+		t.host.kind, t.host.name = ClientConsole, "console"
+		t.screen = &realClient{kind: ClientScreen, name: "screen"}
+		t.poll(t.screen)
+	}
+	t.accept(t.host, c.Game, "")
+	t.schedulePoll(t.host, c.Game.PollAfterMs)
 	for i := range RealPlayers {
-		p := &realClient{name: "Player " + strconv.Itoa(i+1)}
+		p := &realClient{kind: ClientPhone, name: "Player " + strconv.Itoa(i+1)}
 		t.players = append(t.players, p)
 		t.at(t.now.Add(t.between(t.h.Join)), func() { t.join(p) })
 	}
+	t.watch()
 	for t.queue.Len() > 0 && !t.over && t.err == nil {
 		e := heap.Pop(&t.queue).(event)
 		if e.at.Sub(t.start) > realGameLimit {
@@ -277,6 +333,16 @@ func (t *realTable) play(preset string) error {
 		t.err = fmt.Errorf("the game stopped moving at %v", t.now.Sub(t.start))
 	}
 	return t.err
+}
+
+// clients lists every client: the phones, then the screens.
+func (t *realTable) clients() []*realClient {
+	out := append([]*realClient{}, t.players...)
+	out = append(out, t.host)
+	if t.screen != nil {
+		out = append(out, t.screen)
+	}
+	return out
 }
 
 // fail records the first problem; play stops at it.
@@ -293,28 +359,23 @@ func (t *realTable) join(p *realClient) {
 		t.fail("%s: join: %d %s", p.name, status, body)
 		return
 	}
-	p.token, p.joinedAt = j.Token, t.now
-	t.accept(p, j.Game, "", false)
-	t.schedulePoll(p)
+	p.token = j.Token
+	t.accept(p, j.Game, "")
+	t.schedulePoll(p, j.Game.PollAfterMs)
 	t.watch()
 }
 
-// schedulePoll plans c's next poll as the frontend's Poller does: the last
-// hint, cut short by the deadline when the app moderates.
-func (t *realTable) schedulePoll(c *realClient) {
+// schedulePoll plans c's next poll as the frontend's Poller does: the
+// server's hint, counted from when the answer reached the page. A hint of 0
+// (none given) keeps the last one.
+func (t *realTable) schedulePoll(c *realClient, hintMs int64) {
+	if hintMs > 0 {
+		c.hint = time.Duration(hintMs) * time.Millisecond
+	}
 	c.gen++
 	gen := c.gen
-	d := c.hint
-	if d <= 0 {
-		d = 2 * time.Second
-	}
-	d = min(max(d, 250*time.Millisecond), 30*time.Second)
-	if e := c.view.Phase.EndsAt; e != nil && c.view.Moderator == rules.ModeratorApp {
-		if left := e.Sub(t.now) + deadlineSlack; left > 0 && left < d {
-			d = left
-		}
-	}
-	t.at(t.now.Add(d), func() {
+	d := min(max(c.hint, 250*time.Millisecond), 30*time.Second)
+	t.at(t.now.Add(Latency+d), func() {
 		if c.gen == gen {
 			t.poll(c)
 		}
@@ -322,7 +383,7 @@ func (t *realTable) schedulePoll(c *realClient) {
 }
 
 func (t *realTable) poll(c *realClient) {
-	status, body, etag := t.do(http.MethodGet, "/api/games/"+t.code, c.token, nil, c.etag)
+	status, body, etag, hint := t.get(c)
 	c.polls++
 	switch status {
 	case http.StatusNotModified:
@@ -332,52 +393,80 @@ func (t *realTable) poll(c *realClient) {
 			t.fail("%s: poll: %v", c.name, err)
 			return
 		}
-		t.accept(c, v, etag, true)
+		t.accept(c, v, etag)
 	default:
 		t.fail("%s: poll: %d %s", c.name, status, body)
 		return
 	}
-	if c.host && c.view.Winner != nil {
+	if c == t.host && c.view.Winner != nil {
 		t.over = true
 		return
 	}
-	t.schedulePoll(c)
+	t.schedulePoll(c, hint)
 }
 
-// accept takes a new view: from a poll (fromPoll), or an answer.
-func (t *realTable) accept(c *realClient, v View, etag string, fromPoll bool) {
+// get reads c's view with its ETag and returns the status, body, new ETag
+// and the poll hint the answer carried.
+func (t *realTable) get(c *realClient) (int, []byte, string, int64) {
+	status, body, hdr := t.request(http.MethodGet, "/api/games/"+t.code, c.token, nil, c.etag)
+	hint, _ := strconv.ParseInt(hdr.Get("X-Poll-After-Ms"), 10, 64)
+	if status == http.StatusOK && hint <= 0 {
+		t.fail("%s: a view without %s", c.name, "X-Poll-After-Ms")
+	}
+	return status, body, hdr.Get("ETag"), hint
+}
+
+// accept takes a new view, from a poll or an answer; the page shows it
+// Latency after the server made it.
+func (t *realTable) accept(c *realClient, v View, etag string) {
 	if c.planned == nil {
-		c.planned, c.firstAt, c.noticed = map[string]bool{}, map[string]time.Time{}, map[string]bool{}
+		c.planned, c.firstAt = map[string]bool{}, map[string]time.Time{}
 	}
 	id := phaseID(v)
 	if _, ok := c.firstAt[id]; !ok {
 		c.firstAt[id] = t.now
 	}
-	if !c.host && Awaits(v) && !c.noticed[id] {
-		c.noticed[id] = true
-		if asked, ok := t.asked[c.token+"|"+id]; ok && fromPoll {
-			t.notice[noticeKind(v)] = append(t.notice[noticeKind(v)], t.now.Sub(asked))
-		}
+	rev := revision{v.Version, v.Tick}
+	if n := len(c.history); n == 0 || c.history[n-1].rev.before(rev) {
+		c.history = append(c.history, shown{t.now.Add(Latency), rev})
 	}
 	c.view, c.etag = v, etag
-	if v.PollAfterMs > 0 {
-		c.hint = time.Duration(v.PollAfterMs) * time.Millisecond
-	}
-	if c.host {
-		t.hostPlans(c)
-	} else {
+	switch c.kind {
+	case ClientPhone:
 		t.plan(c)
+	case ClientConsole, ClientScreen:
+		if c == t.host {
+			t.hostPlans(c)
+		}
 	}
 }
 
-// hostPlans starts the game a little after the table is full.
+// hostPlans starts the game a little after the table is full, and, when a
+// person moderates, ends each step a little after its time is up, as the
+// console shows it.
 func (t *realTable) hostPlans(c *realClient) {
-	if t.startAt || c.view.Phase.Name != rules.PhaseLobby || len(c.view.Players) < RealPlayers {
+	v := c.view
+	if v.Phase.Name == rules.PhaseLobby && !t.startAt && len(v.Players) >= RealPlayers {
+		t.startAt = true
+		t.at(t.now.Add(t.between(t.h.Start)), func() {
+			t.send(c, rules.Action{Type: rules.ActStart})
+		})
 		return
 	}
-	t.startAt = true
-	t.at(t.now.Add(t.between(t.h.Start)), func() {
-		t.send(c, rules.Action{Type: rules.ActStart})
+	if t.moderator != rules.ModeratorHost || v.Phase.EndsAt == nil || v.Phase.Closing || v.Phase.Resuming || v.Phase.Paused ||
+		v.Phase.Name == rules.PhaseLobby || v.Winner != nil {
+		return
+	}
+	step := stepKey(v)
+	if c.nextDone == step {
+		return
+	}
+	c.nextDone = step
+	at := maxTime(*v.Phase.EndsAt, t.now).Add(t.between(t.h.Moderator))
+	t.at(at, func() {
+		if stepKey(c.view) == step && !c.view.Phase.Closing {
+			t.send(c, rules.Action{Type: rules.ActAdvance})
+		}
 	})
 }
 
@@ -397,7 +486,7 @@ func (t *realTable) plan(c *realClient) {
 	}
 	when, ok := t.humanTime(c, v, a)
 	if !ok {
-		return // the clock will end it first
+		return // the clock or the moderator will end it first
 	}
 	c.actGen++
 	gen := c.actGen
@@ -409,7 +498,7 @@ func (t *realTable) plan(c *realClient) {
 }
 
 // humanTime is when a person would take a in v; false if they would still be
-// talking when the clock ends the step.
+// talking when the step's time is up.
 func (t *realTable) humanTime(c *realClient, v View, a rules.Action) (time.Time, bool) {
 	first := c.firstAt[phaseID(v)]
 	span := time.Duration(0)
@@ -445,7 +534,7 @@ func maxTime(a, b time.Time) time.Time {
 func (t *realTable) send(c *realClient, a rules.Action) {
 	t.seq++
 	a.ID = "a" + strconv.Itoa(t.seq)
-	status, body, _ := t.do(http.MethodPost, "/api/games/"+t.code+"/actions", c.token, a, "")
+	status, body, _ := t.request(http.MethodPost, "/api/games/"+t.code+"/actions", c.token, a, "")
 	switch {
 	case status == http.StatusOK:
 		var v View
@@ -454,8 +543,8 @@ func (t *realTable) send(c *realClient, a rules.Action) {
 			return
 		}
 		delete(c.planned, phaseID(v)) // they may have more to do in this step
-		t.accept(c, v, "", false)
-		t.schedulePoll(c)
+		t.accept(c, v, "")
+		t.schedulePoll(c, v.PollAfterMs)
 		t.watch()
 	case status == http.StatusConflict || status == http.StatusForbidden:
 		// The step moved on under them (the clock, another's act, a reveal that
@@ -465,67 +554,82 @@ func (t *realTable) send(c *realClient, a rules.Action) {
 	}
 }
 
-// watch notes, after every change and at every deadline, which players the game
-// now asks to act and since when, from each player's own view read past the
-// meter; and plans to look again at the next deadline.
+// watch reads what the server shows everyone now, past the meter, after every
+// change and at every deadline: it notes a revision new to the public and a
+// step that opened, and plans to look again at the next deadline.
 func (t *realTable) watch() {
-	ctx := context.Background()
-	for _, p := range t.players {
-		if p.token == "" {
-			continue
-		}
-		rv, err := t.oracle.Read(ctx, t.code, p.token)
-		if err != nil {
-			t.fail("read %s: %v", p.name, err)
-			return
-		}
-		v := View{View: rv}
-		if !Awaits(v) {
-			continue
-		}
-		key := p.token + "|" + phaseID(v)
-		if _, ok := t.asked[key]; !ok {
-			t.asked[key] = t.now
-		}
-	}
-	hv, err := t.oracle.Read(ctx, t.code, t.host.token)
+	v, err := t.oracle.Read(context.Background(), t.code, "")
 	if err != nil {
-		t.fail("read the host's view: %v", err)
+		t.fail("read the public view: %v", err)
 		return
 	}
-	if e := hv.Phase.EndsAt; e != nil && !t.deadSet[*e] {
+	rev := revision{v.Version, v.Tick}
+	if n := len(t.changes); n == 0 || t.changes[n-1].rev.before(rev) {
+		t.changes = append(t.changes, shown{t.now, rev})
+	}
+	open := !v.Phase.Closing && !v.Phase.Resuming && !v.Phase.Paused && v.Phase.Name != rules.PhaseLobby
+	if key := stepKey(View{View: v}); open && key != t.lastStep {
+		t.lastStep = key
+		t.openings = append(t.openings, shown{t.now, rev})
+	}
+	if e := v.Phase.EndsAt; e != nil && !t.deadSet[*e] {
 		t.deadSet[*e] = true
-		t.at(e.Add(time.Millisecond), t.watch)
+		t.at(*e, t.watch)
 	}
 }
 
-// noticeKind files what v asks of its player.
-func noticeKind(v View) string {
-	for _, o := range v.Actions {
-		switch o.Type {
-		case rules.ActEndSpeech, rules.ActNominate:
-			return NoticeSpeech
-		case rules.ActVote, rules.ActVoteAll:
-			return NoticeVote
-		}
+// stepKey names one step of the game as everyone sees it: a speech, a vote, a
+// wake of the night, the end.
+func stepKey(v View) string {
+	speaker := ""
+	if v.Phase.Speaker != nil {
+		speaker = *v.Phase.Speaker
 	}
-	if v.Phase.Name == rules.PhaseNight {
-		return NoticeNight
-	}
-	return NoticeOther
+	return fmt.Sprintf("%s|%d|%d|%d|%s|%s|%s", v.Phase.Name, v.Phase.Day, v.Phase.Night, v.Phase.Wake, v.Phase.Reason,
+		strings.Join(v.Phase.Candidates, ","), speaker)
 }
 
 func (t *realTable) result(preset string) RealGame {
-	g := RealGame{Preset: preset, Minutes: t.now.Sub(t.start).Minutes(), Kinds: t.meter.Kinds(),
-		ScreenPolls: t.host.polls, Notice: t.notice, Days: t.host.view.Phase.Day}
+	g := RealGame{Preset: preset, Moderator: t.moderator, Minutes: t.now.Sub(t.start).Minutes(), Kinds: t.meter.Kinds(),
+		Days: t.host.view.Phase.Day, Opened: map[string][]time.Duration{}}
 	if w := t.host.view.Winner; w != nil {
 		g.Winner = string(*w)
 	}
-	for _, p := range t.players {
-		g.PlayerPolls += p.polls
+	for _, c := range t.clients() {
+		if c.kind == ClientPhone {
+			g.PhonePolls += c.polls
+		} else {
+			g.ScreenPolls += c.polls
+			g.Screens++
+		}
+		for _, o := range t.openings {
+			if d, ok := lag(c.history, o); ok {
+				g.Opened[c.kind] = append(g.Opened[c.kind], d)
+			}
+		}
+	}
+	screen := t.host
+	if t.screen != nil {
+		screen = t.screen
+	}
+	for _, ch := range t.changes {
+		if d, ok := lag(screen.history, ch); ok {
+			g.Public = append(g.Public, d)
+		}
 	}
 	return g
 }
 
-// NoticeKinds lists the notice kinds in report order.
-var NoticeKinds = []string{NoticeSpeech, NoticeVote, NoticeNight, NoticeOther}
+// lag is how long after o a client whose page showed history first showed o's
+// revision or a newer one; false if the page never did (the game ended
+// first), or had not opened yet.
+func lag(history []shown, o shown) (time.Duration, bool) {
+	if len(history) == 0 || !history[0].at.Before(o.at) {
+		return 0, false
+	}
+	i := sort.Search(len(history), func(i int) bool { return !history[i].rev.before(o.rev) })
+	if i == len(history) {
+		return 0, false
+	}
+	return max(history[i].at.Sub(o.at), 0), true
+}

@@ -223,7 +223,7 @@ func (h *handler) create(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	game := h.viewJSON(c.Game)
+	game := h.embedded(c.Game)
 	w.Header().Set("Location", "/api/games/"+c.Code)
 	writeJSON(w, http.StatusCreated, struct {
 		Code      string          `json:"code"`
@@ -254,7 +254,7 @@ func (h *handler) join(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	game := h.viewJSON(j.Game)
+	game := h.embedded(j.Game)
 	writeJSON(w, http.StatusCreated, struct {
 		PlayerID string          `json:"playerId"`
 		Token    string          `json:"token"`
@@ -355,14 +355,19 @@ func (h *handler) health(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 }
 
+// embedded encodes a view sent inside another answer (a new game, a new seat)
+// with its poll hint.
+func (h *handler) embedded(v rules.View) json.RawMessage {
+	return viewJSON(v, pollAfter(v.Timing, isScreen(v.Viewer, v.Moderator), h.cfg.Now()))
+}
+
 // viewJSON encodes a view with its pollAfterMs added.
-func (h *handler) viewJSON(v rules.View) []byte {
+func viewJSON(v rules.View, poll time.Duration) []byte {
 	data, err := json.Marshal(v)
 	if err != nil || len(data) < 2 || data[len(data)-1] != '}' {
 		// A View is plain data; only a bug gets here.
 		panic(fmt.Sprintf("httpapi: cannot encode view: %v", err))
 	}
-	poll := pollAfter(v, h.cfg.Now())
 	var b bytes.Buffer
 	b.Grow(len(data) + 24)
 	b.Write(data[:len(data)-1])
@@ -408,6 +413,7 @@ func (h *handler) notModified(w http.ResponseWriter, r *http.Request, code, toke
 		return false
 	}
 	w.Header().Set("ETag", etag)
+	h.setPoll(w, pollAfter(rev.Timing, isScreen(rev.Viewer, rev.Moderator), h.cfg.Now()))
 	w.WriteHeader(http.StatusNotModified)
 	return true
 }
@@ -417,11 +423,18 @@ func (h *handler) notModified(w http.ResponseWriter, r *http.Request, code, toke
 func (h *handler) writeView(w http.ResponseWriter, r *http.Request, v rules.View, token string, conditional bool) {
 	etag := etagOf(service.Revision{Version: v.Version, Tick: v.Tick}, token)
 	w.Header().Set("ETag", etag)
+	poll := pollAfter(v.Timing, isScreen(v.Viewer, v.Moderator), h.cfg.Now())
+	h.setPoll(w, poll)
 	if conditional && etagMatch(r.Header.Values("If-None-Match"), etag) {
 		w.WriteHeader(http.StatusNotModified)
 		return
 	}
-	writeJSONBody(w, r, http.StatusOK, h.viewJSON(v))
+	writeJSONBody(w, r, http.StatusOK, viewJSON(v, poll))
+}
+
+// setPoll sends the poll hint as a header, so that a 304 carries it too.
+func (h *handler) setPoll(w http.ResponseWriter, poll time.Duration) {
+	w.Header().Set(pollHeader, strconv.FormatInt(poll.Milliseconds(), 10))
 }
 
 // etagMatch is the weak comparison of RFC 9110 13.1.2 against every entity tag

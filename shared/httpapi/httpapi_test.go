@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -150,8 +149,10 @@ func TestCreate(t *testing.T) {
 		c.Game.Rules.Speech != 45 || c.Game.Phase.Name != rules.PhaseLobby {
 		t.Errorf("game %+v", c.Game.View)
 	}
-	if c.Game.PollAfterMs != pollWatchingModerated.Milliseconds() { // a moderator's console
-		t.Errorf("pollAfterMs %d, want %d", c.Game.PollAfterMs, pollWatchingModerated.Milliseconds())
+	// A person's console polls like a phone: it follows the table, not the
+	// screen's tallies.
+	if want := time.Duration(c.Game.Rules.HandOver)*time.Second - handOverMargin; c.Game.PollAfterMs != want.Milliseconds() {
+		t.Errorf("pollAfterMs %d, want %d", c.Game.PollAfterMs, want.Milliseconds())
 	}
 	if got := res.Header.Get("Location"); got != "/api/games/"+c.Code {
 		t.Errorf("Location %q", got)
@@ -229,8 +230,8 @@ func TestJoin(t *testing.T) {
 	if j.Game.Players[0].Name != "Аня" {
 		t.Errorf("name %q, want it trimmed", j.Game.Players[0].Name)
 	}
-	// In the lobby the host's start is one step away (sport's 4 s hand-over).
-	if j.Game.Version != 2 || j.Game.PollAfterMs != (4*time.Second-handOverMargin).Milliseconds() {
+	// A phone polls a little more often than a hand-over lasts.
+	if j.Game.Version != 2 || j.Game.PollAfterMs != (time.Duration(j.Game.Rules.HandOver)*time.Second-handOverMargin).Milliseconds() {
 		t.Errorf("version %d, pollAfterMs %d", j.Game.Version, j.Game.PollAfterMs)
 	}
 	// Lower case codes are the same game.
@@ -312,14 +313,24 @@ func TestRead(t *testing.T) {
 	if len(tags) != 3 || !strings.HasPrefix(pubTag, `W/"6.0-`) {
 		t.Errorf("ETags %q %q %q: want three, all of version 6", pubTag, hostTag, p1Tag)
 	}
-	for _, tc := range []struct{ token, tag string }{{"", pubTag}, {host, hostTag}, {tokens[ids[0]], p1Tag}} {
+	// A 304 carries the poll hint as a header, the same as the view's.
+	for _, tc := range []struct {
+		token, tag string
+		poll       int64
+	}{{"", pubTag, pub.PollAfterMs}, {host, hostTag, hostView.PollAfterMs}, {tokens[ids[0]], p1Tag, p1.PollAfterMs}} {
 		for _, inm := range []string{tc.tag, strings.TrimPrefix(tc.tag, "W/"), `"x", ` + tc.tag, "*"} {
 			res := e.Do(apitest.Request{Method: "GET", Path: "/api/games/" + code, Token: tc.token,
 				Header: http.Header{"If-None-Match": {inm}}})
 			if res.Status != http.StatusNotModified || len(res.Body) != 0 || res.Header.Get("ETag") != tc.tag {
 				t.Errorf("If-None-Match %s: status %d, ETag %q, body %q; want 304, %s, none", inm, res.Status, res.Header.Get("ETag"), res.Body, tc.tag)
 			}
+			if got := res.Header.Get(pollHeader); got != strconv.FormatInt(tc.poll, 10) {
+				t.Errorf("If-None-Match %s: %s %q, want the view's %d", inm, pollHeader, got, tc.poll)
+			}
 		}
+	}
+	if pub.PollAfterMs != pollScreen.Milliseconds() || p1.PollAfterMs != (time.Duration(p1.Rules.HandOver)*time.Second-handOverMargin).Milliseconds() {
+		t.Errorf("lobby hints: screen %d, phone %d", pub.PollAfterMs, p1.PollAfterMs)
 	}
 	// A forged token is refused even when If-None-Match would match anything.
 	for _, inm := range []string{"*", pubTag} {
@@ -384,18 +395,18 @@ func TestAct(t *testing.T) {
 	if again.Version != 12 || e.version(code) != 12 {
 		t.Errorf("retried start: version %d, stored %d; want 12", again.Version, e.version(code))
 	}
-	// A player's view: night 1 is a meeting, so "sleep" is all there is.
-	p := tokens[ids[0]]
-	pv := e.MustAct(code, p, rules.Action{ID: "z1", Type: rules.ActSleep})
-	// Done, they wait for the others: the day opens with seat 1's speech, so a
-	// player in seat k is k steps from being asked (k hand-overs less the
-	// margin), and one beyond the pace's look-ahead idles.
-	want := pollIdle
-	if k := slices.IndexFunc(pv.Players, func(p rules.PlayerView) bool { return p.ID == pv.You.ID }) + 1; k <= 4 {
-		want = time.Duration(k)*time.Duration(pv.Rules.HandOver)*time.Second - handOverMargin
-	}
+	// A player's view: night 1 is a meeting, so "sleep" is all there is. Done or
+	// not, Don or citizen, every phone gets the same hint: a little less than a
+	// hand-over.
+	want := time.Duration(v.Rules.HandOver)*time.Second - handOverMargin
+	pv := e.MustAct(code, tokens[ids[0]], rules.Action{ID: "z1", Type: rules.ActSleep})
 	if pv.You == nil || !pv.You.Done || pv.PollAfterMs != want.Milliseconds() {
 		t.Errorf("after sleeping: you %+v, pollAfterMs %d, want %d", pv.You, pv.PollAfterMs, want.Milliseconds())
+	}
+	for _, id := range ids[1:] {
+		if other, _ := e.Read(code, tokens[id]); other.PollAfterMs != want.Milliseconds() {
+			t.Errorf("%s (%s): pollAfterMs %d, want %d", id, other.You.Role, other.PollAfterMs, want.Milliseconds())
+		}
 	}
 }
 
@@ -481,7 +492,7 @@ func TestPaused(t *testing.T) {
 	code, host, tokens, ids := e.table("classic", 5)
 	e.start(code, host, "s")
 	v := e.MustAct(code, host, rules.Action{ID: "p", Type: rules.ActPause})
-	if !v.Phase.Paused || v.PollAfterMs != pollWatching.Milliseconds() {
+	if !v.Phase.Paused || v.PollAfterMs != pollScreen.Milliseconds() {
 		t.Errorf("paused %v, pollAfterMs %d", v.Phase.Paused, v.PollAfterMs)
 	}
 	before := e.version(code)
@@ -496,11 +507,11 @@ func TestDeadlinesMoveTheGame(t *testing.T) {
 	code, host, tokens, ids := e.table("classic", 5)
 	v := e.start(code, host, "s")
 	ends := *v.Phase.EndsAt
-	// A player with a night task polls at the acting pace; near the deadline
+	// A player with a night task polls like every phone; near the deadline
 	// every viewer polls just after it.
 	pv, etag := e.Read(code, tokens[ids[0]])
-	if pv.PollAfterMs != pollActing.Milliseconds() {
-		t.Errorf("player with a night task: pollAfterMs %d, want %d", pv.PollAfterMs, pollActing.Milliseconds())
+	if want := time.Duration(pv.Rules.HandOver)*time.Second - handOverMargin; pv.PollAfterMs != want.Milliseconds() {
+		t.Errorf("player with a night task: pollAfterMs %d, want %d", pv.PollAfterMs, want.Milliseconds())
 	}
 	e.clock.Add(ends.Sub(e.clock.Now()) - 300*time.Millisecond)
 	pub, _ := e.Read(code, "")
@@ -734,41 +745,33 @@ func TestRoutes(t *testing.T) {
 	}
 }
 
-// TestPollAfter: the hint follows the pace. With a hand-over a player Steps
-// steps from being asked polls a little more often than Steps hand-overs; a
-// human moderator's table, which moves on at once, polls within a second.
+// TestPollAfter: the one poll policy. Phones poll a little more often than a
+// hand-over lasts and screens faster; a deadline or a hand-over's end cuts the
+// wait short; nothing else, and nothing secret, goes in.
 func TestPollAfter(t *testing.T) {
 	now := time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
-	at := func(d time.Duration) *time.Time { t := now.Add(d); return &t }
-	three := rules.Options{HandOver: 3}
-	day := func(m string, pace rules.Pace, left time.Duration) rules.View {
-		return rules.View{Moderator: m, Rules: three, Pace: pace, Phase: rules.PhaseView{Name: rules.PhaseDay, EndsAt: at(left)}}
-	}
-	noHandOver := day("app", rules.Pace{Steps: 1}, time.Minute)
-	noHandOver.Rules.HandOver = 0
+	hand := 4 * time.Second
+	in := func(d time.Duration) time.Time { return now.Add(d) }
 	tests := []struct {
-		name string
-		v    rules.View
-		want time.Duration
+		name   string
+		t      rules.Timing
+		screen bool
+		want   time.Duration
 	}{
-		{"over", rules.View{Phase: rules.PhaseView{Name: rules.PhaseGameOver}}, pollOver},
-		{"lobby, a player", rules.View{Moderator: "app", Rules: three, Pace: rules.Pace{Watching: true, Steps: 1}, Phase: rules.PhaseView{Name: rules.PhaseLobby}}, 3*time.Second - handOverMargin},
-		{"lobby, the screen", rules.View{Moderator: "app", Rules: three, Pace: rules.Pace{Watching: true}, Phase: rules.PhaseView{Name: rules.PhaseLobby}}, pollWatching},
-		{"next speaker", day("app", rules.Pace{Steps: 1}, time.Minute), 3*time.Second - handOverMargin},
-		{"two steps away", day("app", rules.Pace{Steps: 2}, time.Minute), 6*time.Second - handOverMargin},
-		{"no hand-over", noHandOver, pollUrgent},
-		{"acting", day("app", rules.Pace{Acting: true}, time.Minute), pollActing},
-		{"watching", day("app", rules.Pace{Watching: true}, time.Minute), pollWatching},
-		{"idle", day("app", rules.Pace{}, time.Minute), pollIdle},
-		{"idle until the deadline", day("app", rules.Pace{}, 3*time.Second), 3*time.Second + deadlineSlack},
-		{"floor", day("app", rules.Pace{}, -time.Second), pollMin},
-		{"human moderator: no deadline cap", day("host", rules.Pace{}, time.Second), pollIdle},
-		{"human moderator: next speaker", day("host", rules.Pace{Steps: 1}, time.Minute), pollUrgent},
-		{"human moderator: acting", day("host", rules.Pace{Acting: true}, time.Minute), pollActingModerated},
-		{"moderator's console", day("host", rules.Pace{Watching: true}, time.Minute), pollWatchingModerated},
+		{"over", rules.Timing{Over: true, HandOver: hand}, false, pollOver},
+		{"a phone, no deadline", rules.Timing{HandOver: hand}, false, hand - handOverMargin},
+		{"a screen, no deadline", rules.Timing{HandOver: hand}, true, pollScreen},
+		{"a phone, a far deadline", rules.Timing{Due: in(time.Minute), HandOver: hand}, false, hand - handOverMargin},
+		{"a phone, a near deadline", rules.Timing{Due: in(2 * time.Second), HandOver: hand}, false, 2*time.Second + deadlineSlack},
+		{"a screen, a near deadline", rules.Timing{Due: in(time.Second), HandOver: hand}, true, time.Second + deadlineSlack},
+		{"a hand-over: wait for its end", rules.Timing{Hold: true, Due: in(hand), HandOver: hand}, false, hand + deadlineSlack},
+		{"a hand-over, a screen", rules.Timing{Hold: true, Due: in(hand), HandOver: hand}, true, hand + deadlineSlack},
+		{"a long hand-over", rules.Timing{Hold: true, Due: in(10 * time.Second), HandOver: 10 * time.Second}, false, 10*time.Second + deadlineSlack},
+		{"no hand-over", rules.Timing{Due: in(time.Minute)}, false, pollNoHandOver},
+		{"floor", rules.Timing{Due: in(-time.Second), HandOver: hand}, false, pollMin},
 	}
 	for _, tc := range tests {
-		if got := pollAfter(tc.v, now); got != tc.want {
+		if got := pollAfter(tc.t, tc.screen, now); got != tc.want {
 			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
 		}
 	}

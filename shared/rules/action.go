@@ -65,6 +65,11 @@ type Action struct {
 	Foul string `json:"foul,omitempty"`
 	// Options are the new rules in a "configure".
 	Options *Options `json:"options,omitempty"`
+	// Now, on an "advance" during a hand-over, ends the hand-over at once.
+	// Without it such an advance is refused: it comes from a page that had not
+	// yet seen the step end ("next" pressed just as the speaker said "Thank
+	// you"), and must not cut the hand-over short for everyone else.
+	Now bool `json:"now,omitempty"`
 	// Deal is the random seed the dealer shuffles with at "start". The server fills
 	// it from crypto/rand; it never comes from a client.
 	Deal [32]byte `json:"-"`

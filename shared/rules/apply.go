@@ -123,6 +123,10 @@ func (s *State) check(actor Actor, a Action) error {
 			return s.Rules.foulRefusal(a.Type, a.Foul)
 		}
 		return inTargets(o, a.Target)
+	case ActAdvance:
+		if (s.Phase.Closing || s.Phase.Resuming) && !a.Now {
+			return refusal(ErrWrongPhase, "this step is already over; the next one opens in a moment")
+		}
 	case ActConfigure:
 		if a.Options == nil {
 			return refusal(ErrBadField, "configure needs options")
@@ -151,7 +155,7 @@ func (s *State) diagnose(p *Player, a Action) error {
 		}
 		return ErrWrongPhase
 	}
-	if s.Phase.Closing {
+	if s.Phase.Closing || s.Phase.Resuming {
 		return refusal(ErrWrongPhase, "this step is over; the next one opens in a moment")
 	}
 	if s.Phase.Name != PhaseLobby && !p.Alive && s.speaker() != p.ID {
@@ -159,7 +163,7 @@ func (s *State) diagnose(p *Player, a Action) error {
 	}
 	switch a.Type {
 	case ActKill, ActCheck, ActHeal, ActProtect, ActDefend, ActShoot, ActSleep:
-		if s.Phase.Name != PhaseNight && s.Phase.Name != PhaseNightDoctor {
+		if s.Phase.Name != PhaseNight {
 			return ErrWrongPhase
 		}
 		if slices.Contains(s.Done, p.ID) || s.chose(p.ID, a.Type) {
@@ -212,7 +216,13 @@ func (s *State) do(actor Actor, a Action, now time.Time) error {
 			s.checkWin(now)
 		}
 	case ActAdvance:
-		s.timeout(now)
+		// The moderator's "next" ends the step with a hand-over, like a tap;
+		// during one it ends the hand-over now.
+		if s.Phase.Closing || s.Phase.Resuming {
+			s.timeout(now)
+		} else {
+			s.complete(now)
+		}
 	case ActPause:
 		left := time.Millisecond
 		if !s.Phase.EndsAt.IsZero() {
@@ -221,10 +231,7 @@ func (s *State) do(actor Actor, a Action, now time.Time) error {
 		s.Phase.Paused = left
 		s.log(ToAll, Event{Type: EvPaused})
 	case ActResume:
-		if !s.Phase.EndsAt.IsZero() {
-			s.Phase.EndsAt = now.Add(s.Phase.Paused)
-		}
-		s.Phase.Paused = 0
+		s.resume(now)
 		s.log(ToAll, Event{Type: EvResumed})
 	case ActWarn:
 		s.warn(a.Target, a.Foul, now)
@@ -358,21 +365,22 @@ func (s *State) remove(id string, now time.Time) {
 	s.Ballots = slices.DeleteFunc(s.Ballots, func(b Ballot) bool { return b.Voter == id })
 	s.Nominations = slices.DeleteFunc(s.Nominations, func(n Nomination) bool { return n.Target == id })
 	s.Phase.Candidates = slices.DeleteFunc(s.Phase.Candidates, func(c string) bool { return c == id })
+	// A speaker removed mid-speech keeps the head of the queue through the
+	// hand-over that ends the speech, so the next speaker opens on every screen
+	// at once; later turns of theirs go.
 	wasSpeaking := s.speaker() == id
-	s.Phase.Queue = slices.DeleteFunc(s.Phase.Queue, func(c string) bool { return c == id })
+	from := 0
+	if wasSpeaking {
+		from = 1
+	}
+	s.Phase.Queue = append(s.Phase.Queue[:from:from], slices.DeleteFunc(s.Phase.Queue[from:], func(c string) bool { return c == id })...)
 	if s.checkWin(now) {
 		return
 	}
 	switch s.Phase.Name {
-	case PhaseNight, PhaseNightDoctor:
+	case PhaseNight:
 		s.Choices = slices.DeleteFunc(s.Choices, func(c Choice) bool { return c.Actor == id })
 		s.Victims = slices.DeleteFunc(s.Victims, func(v string) bool { return v == id })
-		if s.Phase.Name == PhaseNightDoctor && len(s.Victims) == 0 {
-			// The night's only victim was removed: the Doctor has nobody left to
-			// choose among (R-MANIAC-07), and the step is over.
-			s.complete(now)
-			return
-		}
 		s.nightMaybeOver(now)
 	case PhaseVote, PhaseVoteAll:
 		if len(s.Phase.Candidates) == 0 {
@@ -382,7 +390,7 @@ func (s *State) remove(id string, now time.Time) {
 		s.voteCast(now)
 	default:
 		if wasSpeaking {
-			s.beginSpeech(now)
+			s.complete(now)
 		}
 	}
 }

@@ -158,11 +158,20 @@ func TestNightAlreadyActed(t *testing.T) {
 	g.refuse(7, Action{Type: ActSleep}, ErrAlreadyActed)
 	g.refuse(7, Action{Type: ActKill, Target: id(5)}, ErrAlreadyActed)
 	g.refuse(8, Action{Type: ActCheck, Target: id(5)}, ErrNotYourRole)
-	// The Don still owes his check after his shot: not done yet.
+	// The Don taps once in each wake like everyone: his shot now, and his check
+	// in the second wake (R-SPORT-11), which the whole table wakes for.
 	g.do(1, ActKill, 5)
-	if slices.Contains(g.s.Done, id(1)) {
-		t.Fatal("the Don is done before his check")
+	if !slices.Contains(g.s.Done, id(1)) {
+		t.Fatal("the Don is not done after his one tap of the wake")
 	}
+	g.sleepRest()
+	if g.s.Phase.Name != PhaseNight || g.s.Phase.Wake != 2 {
+		t.Fatalf("after the first wake: %s wake %d", g.s.Phase.Name, g.s.Phase.Wake)
+	}
+	if opts := Legal(g.s, Actor{Player: id(1)}); len(opts) != 2 || opts[0].Type != ActCheck || opts[1].Type != ActSleep {
+		t.Fatalf("R-SPORT-11: the Don's second wake offers %v", opts)
+	}
+	g.refuse(2, Action{Type: ActKill, Target: id(6)}, ErrAlreadyActed)
 }
 
 // TestEveryoneHasANightTask: every living player has something to tap each night, and

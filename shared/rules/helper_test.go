@@ -74,7 +74,7 @@ func (g *game) apply(actor Actor, a Action) error {
 	g.s = n
 	// A step a tap completed closes for the hand-over (Options.HandOver); the
 	// scripts go on from the step it opens.
-	if g.s.Phase.Closing {
+	if g.s.Phase.Closing || g.s.Phase.Resuming {
 		g.tick(g.s.Phase.EndsAt.Sub(g.now))
 	}
 	return nil
@@ -106,13 +106,52 @@ func (g *game) refuse(seat int, a Action, want error) {
 	}
 }
 
-// night plays a night: acts maps a seat to its acts as "type:target" pairs; every
-// other living player sleeps.
+// night plays a night: acts maps a seat to its acts as "type:target" pairs,
+// played in the order given, each in the first wake that offers it; every other
+// living player sleeps in each wake.
 func (g *game) night(acts map[int][]string) {
 	g.t.Helper()
 	g.want(PhaseNight)
+	todo := map[int][]string{}
 	for seat, list := range acts {
-		for _, a := range list {
+		todo[seat] = slices.Clone(list)
+	}
+	night := g.s.Night
+	for g.s.Phase.Name == PhaseNight && g.s.Night == night {
+		wake := g.s.Phase.Wake
+		for seat := range len(g.s.Players) + 1 {
+			if len(todo[seat]) == 0 {
+				continue
+			}
+			typ, target, _ := strings.Cut(todo[seat][0], ":")
+			if !slices.ContainsFunc(Legal(g.s, Actor{Player: id(seat)}), func(o Option) bool { return o.Type == typ }) {
+				continue
+			}
+			var n int
+			fmt.Sscan(target, &n)
+			g.do(seat, typ, n)
+			todo[seat] = todo[seat][1:]
+		}
+		g.sleepRest()
+		if g.s.Phase.Name == PhaseNight && g.s.Night == night && g.s.Phase.Wake == wake {
+			g.t.Fatalf("night %d wake %d did not end", night, wake)
+		}
+	}
+	for seat, list := range todo {
+		if len(list) > 0 {
+			g.t.Fatalf("seat %d never got to %v in night %d", seat, list, night)
+		}
+	}
+}
+
+// wake plays the current wake of the night only: acts maps a seat to its one
+// act of this wake, "type:target"; every other living player sleeps.
+func (g *game) wake(acts map[int]string) {
+	g.t.Helper()
+	g.want(PhaseNight)
+	night, wake := g.s.Night, g.s.Phase.Wake
+	for seat := range len(g.s.Players) + 1 {
+		if a, ok := acts[seat]; ok {
 			typ, target, _ := strings.Cut(a, ":")
 			var n int
 			fmt.Sscan(target, &n)
@@ -120,13 +159,27 @@ func (g *game) night(acts map[int][]string) {
 		}
 	}
 	g.sleepRest()
+	if g.s.Phase.Name == PhaseNight && g.s.Night == night && g.s.Phase.Wake == wake {
+		g.t.Fatalf("night %d wake %d did not end", night, wake)
+	}
 }
 
-// sleepRest makes every living player who still has a night task sleep.
+// sleepNight makes every living player sleep through what is left of the night,
+// wake by wake.
+func (g *game) sleepNight() {
+	g.t.Helper()
+	night := g.s.Night
+	for g.s.Phase.Name == PhaseNight && g.s.Night == night {
+		g.sleepRest()
+	}
+}
+
+// sleepRest makes every living player who has not tapped in this wake sleep.
 func (g *game) sleepRest() {
 	g.t.Helper()
+	wake, night := g.s.Phase.Wake, g.s.Night
 	for _, p := range g.s.Players {
-		if (g.s.Phase.Name == PhaseNight || g.s.Phase.Name == PhaseNightDoctor) && p.Alive && !slices.Contains(g.s.Done, p.ID) {
+		if g.s.Phase.Name == PhaseNight && g.s.Phase.Wake == wake && g.s.Night == night && p.Alive && !slices.Contains(g.s.Done, p.ID) {
 			g.do(p.Seat, ActSleep, 0)
 		}
 	}

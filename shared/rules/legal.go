@@ -33,8 +33,10 @@ func Legal(s State, actor Actor) []Option {
 func (s *State) hostOptions() []Option {
 	all := s.ids(func(*Player) bool { return true })
 	alive := s.ids(func(p *Player) bool { return p.Alive })
-	if s.Phase.Name == PhaseLobby && s.Phase.Closing {
-		// Dealt: the night falls in a moment, or now if the host moves on.
+	if s.Phase.Closing || s.Phase.Resuming {
+		// A hand-over: every screen counts down to the same moment. The host's
+		// pages wait for it like everyone; "advance" with now ends it at once,
+		// for a script that cannot wait (docs/API.md).
 		return []Option{{Type: ActAdvance}}
 	}
 	if s.Phase.Name == PhaseLobby {
@@ -80,7 +82,7 @@ func (s *State) playerOptions(p *Player) []Option {
 		return nil
 	}
 	switch s.Phase.Name {
-	case PhaseNight, PhaseNightDoctor:
+	case PhaseNight:
 		if slices.Contains(s.Done, p.ID) {
 			return nil
 		}
@@ -204,59 +206,50 @@ func (s *State) halfVoteOpen(p *Player) bool {
 	return s.Phase.Reason == "half" && s.HalfVoter == p.ID && !s.hasBallot(p.ID)
 }
 
-// nightTasks are the acts a player still owes in this night step. Every living
-// player has the same one-tap "sleep" beside them, so taps give no role away.
+// nightTasks are what a player's tap means in this wake (Options.Wakes), by
+// role. Each living player taps once a wake: one of these acts, or "sleep",
+// which every player has beside them, so taps give no role away.
 func (s *State) nightTasks(p *Player) []Option {
-	meeting := s.Rules.FirstNightMeeting && s.Night == 1
-	if meeting {
+	if s.Rules.FirstNightMeeting && s.Night == 1 {
 		return nil
 	}
 	others := s.ids(func(q *Player) bool { return q.Alive && q.ID != p.ID })
 	alive := s.ids(func(q *Player) bool { return q.Alive })
-	if s.Phase.Name == PhaseNightDoctor {
-		if p.Role == Doctor && !s.chose(p.ID, ActHeal) {
-			return []Option{{Type: ActHeal, Targets: s.Victims}}
+	if s.Phase.Wake == 2 {
+		switch {
+		case p.Role == Don && s.Rules.DonChecks:
+			return []Option{{Type: ActCheck, Targets: others}} // R-SPORT-11, R-MANIAC-04
+		case p.Role == Doctor && s.Rules.DoctorVictims:
+			// R-MANIAC-07: he is shown the victims (You.Victims) and points at one;
+			// any living seat may be tapped, as every phone shows the same seats,
+			// and pointing at someone who is not dying saves nobody.
+			return []Option{{Type: ActHeal, Targets: alive}}
 		}
 		return nil
 	}
-	var tasks []Option
-	add := func(typ string, targets []string) {
-		if !s.chose(p.ID, typ) {
-			tasks = append(tasks, Option{Type: typ, Targets: targets})
-		}
-	}
 	switch p.Role {
-	case Mafia, Don:
-		add(ActKill, others)
-		if p.Role == Don && s.Rules.DonChecks {
-			add(ActCheck, others)
-		}
-	case Maniac:
-		add(ActKill, others)
+	case Mafia, Don, Maniac:
+		return []Option{{Type: ActKill, Targets: others}}
 	case Sheriff:
 		// One act a night: check, shoot, or either (R-MANIAC-05).
-		if s.chose(p.ID, ActCheck) || s.chose(p.ID, ActShoot) {
-			break
-		}
 		switch s.Rules.Commissar {
 		case "check", "public":
-			add(ActCheck, others)
+			return []Option{{Type: ActCheck, Targets: others}}
 		case "shoot":
-			add(ActShoot, others)
+			return []Option{{Type: ActShoot, Targets: others}}
 		case "check_or_shoot":
-			add(ActCheck, others)
-			add(ActShoot, others)
+			return []Option{{Type: ActCheck, Targets: others}, {Type: ActShoot, Targets: others}}
 		}
 	case Doctor:
 		if !s.Rules.DoctorVictims {
-			add(ActHeal, alive)
+			return []Option{{Type: ActHeal, Targets: alive}}
 		}
 	case Lover, Cinderella:
-		add(ActProtect, others)
+		return []Option{{Type: ActProtect, Targets: others}}
 	case Advocate:
-		add(ActDefend, others)
+		return []Option{{Type: ActDefend, Targets: others}}
 	}
-	return tasks
+	return nil
 }
 
 // chose reports whether id already made a night choice of this type.

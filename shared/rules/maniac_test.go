@@ -63,17 +63,19 @@ func TestManiacGame(t *testing.T) {
 	// R-MANIAC-03: the team shoot, the Don's choice is final.
 	// R-MANIAC-04: the Don checks for the Sheriff. R-MANIAC-05: the Sheriff shoots
 	// seat 2. R-MANIAC-06: the Maniac kills seat 8.
-	g.night(map[int][]string{1: {"kill:7", "check:4"}, 2: {"kill:9"}, 3: {"kill:9"}, 4: {"shoot:2"}, 6: {"kill:8"}})
-	// R-MANIAC-07: the Doctor wakes last and is shown the victims.
-	g.want(PhaseNightDoctor)
+	g.wake(map[int]string{1: "kill:7", 2: "kill:9", 3: "kill:9", 4: "shoot:2", 6: "kill:8"})
+	// R-MANIAC-07: the Doctor wakes last and is shown the victims; the Don checks
+	// in the same second wake (R-MANIAC-04).
+	if g.s.Phase.Name != PhaseNight || g.s.Phase.Wake != 2 {
+		t.Fatalf("R-MANIAC-07: after the first wake %s %d", g.s.Phase.Name, g.s.Phase.Wake)
+	}
 	if v := ViewOf(g.s, Viewer{Player: id(5)}, g.now); !slices.Equal(v.You.Victims, []string{id(7), id(2), id(8)}) {
 		t.Fatalf("R-MANIAC-07: the Doctor is shown %v", v.You.Victims)
 	}
 	if v := ViewOf(g.s, Viewer{Player: id(9)}, g.now); v.You.Victims != nil {
 		t.Fatal("R-MANIAC-07: a citizen sees the victims")
 	}
-	g.do(5, ActHeal, 7)
-	g.sleepRest()
+	g.wake(map[int]string{1: "check:4", 5: "heal:7"})
 	g.wantAlive(7, 9)
 	g.wantDead(2, 8)
 	if c := g.s.player(id(1)).Checks; len(c) != 1 || !c[0].Yes {
@@ -108,14 +110,16 @@ func TestManiacGame(t *testing.T) {
 	g.wantAlive(3)
 	g.wantEvent(EvAcquitted, 0, "justified")
 	// R-MANIAC-05: the Sheriff's check shows the Maniac as not mafia.
-	g.night(map[int][]string{1: {"kill:10"}, 4: {"check:6"}, 6: {"kill:9"}})
+	g.wake(map[int]string{1: "kill:10", 4: "check:6", 6: "kill:9"})
 	if c := g.s.player(id(4)).Checks; len(c) != 1 || c[0].Yes {
 		t.Fatalf("R-MANIAC-05: the Maniac checks as %v", c)
 	}
-	// Victims 10 and 9: the Doctor points at 7 who is no victim - not offered.
-	g.refuse(5, Action{Type: ActHeal, Target: id(7)}, ErrBadTarget)
-	g.do(5, ActHeal, 10)
-	g.sleepRest()
+	// Victims 10 and 9. Every phone offers every seat, so the Doctor may point at
+	// 7, who is no victim: that saves nobody (R-MANIAC-07).
+	before := g.s
+	g.do(5, ActHeal, 7)
+	g.s = before
+	g.wake(map[int]string{5: "heal:10"})
 	g.wantDead(9)
 	g.lastWords()
 	g.speeches(nil)
@@ -123,9 +127,8 @@ func TestManiacGame(t *testing.T) {
 	g.vote(map[int]int{1: 6, 3: 6, 4: 3, 5: 3, 6: 3, 7: 3, 10: 3})
 	g.wantDead(3)
 	// R-MANIAC-04: with the Don gone, nobody checks. Here he lives; kill him next.
-	g.night(map[int][]string{1: {"kill:4"}, 4: {"shoot:1"}, 6: {"kill:10"}})
-	g.do(5, ActHeal, 10) // saved once already: refused; the other victim is saved
-	g.sleepRest()
+	g.wake(map[int]string{1: "kill:4", 4: "shoot:1", 6: "kill:10"})
+	g.wake(map[int]string{5: "heal:10"}) // saved once already: refused; the other victim is saved
 	g.wantEvent(EvHealed, 4, "")
 	g.wantDead(1, 10)
 	g.wantAlive(4)
@@ -279,7 +282,6 @@ func TestManiacDonGoneUnanimous(t *testing.T) {
 	g.speeches(nil)
 	g.vote(map[int]int{2: 7, 3: 7, 4: 7, 5: 8, 6: 8, 7: 8, 8: 10, 9: 10, 10: 10})
 	g.night(map[int][]string{2: {"kill:9"}, 3: {"kill:9"}})
-	g.sleepRest() // the Doctor's step
 	g.wantDead(9)
 }
 
@@ -306,7 +308,7 @@ func TestManiacMafiaTime(t *testing.T) {
 	if !slices.Equal(g.s.LateShots, []string{id(1)}) {
 		t.Fatalf("R-MANIAC-03: late shots %v", g.s.LateShots)
 	}
-	g.sleepRest()
+	g.sleepNight()
 	g.wantAlive(9)
 	g.wantEvent(EvMissed, 0, "")
 	g.speeches(nil)
@@ -319,8 +321,7 @@ func TestManiacMafiaTime(t *testing.T) {
 	g.host(Action{Type: ActResume})
 	g.tick(9 * time.Second)
 	g.do(1, ActKill, 9)
-	g.sleepRest()
-	g.sleepRest() // the Doctor's step
+	g.sleepNight()
 	g.wantDead(9)
 	g.lastWords()
 	g.speeches(nil)
@@ -332,7 +333,7 @@ func TestManiacMafiaTime(t *testing.T) {
 	g.do(2, ActKill, 10)
 	g.tick(40 * time.Second)
 	g.do(3, ActKill, 10)
-	g.sleepRest()
+	g.sleepNight()
 	g.wantAlive(10)
 	g.want(PhaseDay)
 	g.wantEvent(EvMissed, 0, "")
@@ -410,18 +411,6 @@ func TestManiacCompulsoryVote(t *testing.T) {
 		g.host(Action{Type: ActAdvance})
 		g.wantEvent(EvAcquitted, 0, "no_votes")
 	})
-}
-
-// TestManiacDoctorVictimRemoved: when the host removes the night's only victim
-// during the Doctor's step, the Doctor has nobody to choose among and the step
-// ends (R-MANIAC-07, R-SPORT-16).
-func TestManiacDoctorVictimRemoved(t *testing.T) {
-	g := maniac10(t, nil)
-	g.night(map[int][]string{6: {"kill:9"}})
-	g.want(PhaseNightDoctor)
-	g.host(Action{Type: ActRemove, Target: id(9)})
-	g.want(PhaseDay)
-	g.wantEvent(EvMissed, 0, "")
 }
 
 // TestManiacJustifyOnce: a justification is once per game (R-MANIAC-10): a player

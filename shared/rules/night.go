@@ -10,31 +10,28 @@ func (s *State) startNight(now time.Time) {
 	s.Night++
 	s.Choices, s.Done, s.Victims = nil, nil, nil
 	s.Nominations, s.Ballots = nil, nil
-	s.Phase = Phase{Name: PhaseNight, EndsAt: now.Add(seconds(s.Rules.Night))}
+	s.Phase = Phase{Name: PhaseNight, Wake: 1, EndsAt: now.Add(seconds(s.Rules.Night))}
 	s.log(ToAll, Event{Type: EvNightFell})
 }
 
 func seconds(n int) time.Duration { return time.Duration(n) * time.Second }
 
-// nightAct records one night act. Checks are answered at once, to the asker only,
-// as a host nods or shakes his head (R-SPORT-11, R-SPORT-12, R-MANIAC-04/05).
+// nightAct records a player's one tap of this wake: an act of their role, or
+// "sleep". Checks are answered at once, to the asker only, as a host nods or
+// shakes his head (R-SPORT-11, R-SPORT-12, R-MANIAC-04/05).
 func (s *State) nightAct(id string, a Action, now time.Time) {
-	p := s.player(id)
-	if a.Type == ActSleep {
-		s.finish(id, now)
-		return
+	if a.Type != ActSleep {
+		p := s.player(id)
+		s.Choices = append(s.Choices, Choice{Actor: id, Type: a.Type, Target: a.Target})
+		s.log(ToMod, Event{Type: EvAct, Actor: id, Target: a.Target, Result: a.Type})
+		if a.Type == ActKill && p.Role.Team() == MafiaTeam {
+			s.log(ToMafia, Event{Type: EvShot, Actor: id, Target: a.Target})
+		}
+		if a.Type == ActCheck {
+			s.answerCheck(p, a.Target)
+		}
 	}
-	s.Choices = append(s.Choices, Choice{Actor: id, Type: a.Type, Target: a.Target})
-	s.log(ToMod, Event{Type: EvAct, Actor: id, Target: a.Target, Result: a.Type})
-	if a.Type == ActKill && p.Role.Team() == MafiaTeam {
-		s.log(ToMafia, Event{Type: EvShot, Actor: id, Target: a.Target})
-	}
-	if a.Type == ActCheck {
-		s.answerCheck(p, a.Target)
-	}
-	if len(s.nightTasks(p)) == 0 {
-		s.finish(id, now)
-	}
+	s.finish(id, now)
 }
 
 // answerCheck tells the asker what the host would: the Don learns whether the target
@@ -63,7 +60,7 @@ func (s *State) finish(id string, now time.Time) {
 	s.nightMaybeOver(now)
 }
 
-// nightMaybeOver ends the night step once every living player has finished.
+// nightMaybeOver ends the wake once every living player has tapped.
 func (s *State) nightMaybeOver(now time.Time) {
 	for _, p := range s.living() {
 		if !slices.Contains(s.Done, p.ID) {
@@ -73,14 +70,16 @@ func (s *State) nightMaybeOver(now time.Time) {
 	s.complete(now)
 }
 
-// endNightStep resolves the night: the kills and protections of the night step, then
-// the Doctor's step where he chooses among the victims (R-MANIAC-07), then morning.
-func (s *State) endNightStep(now time.Time) {
-	if s.Phase.Name == PhaseNight {
+// endWake ends a wake of the night. The first resolves the night's kills and
+// protections; a second wake, where the rules hold one (Options.Wakes), follows
+// whoever is alive and whatever happened; then morning.
+func (s *State) endWake(now time.Time) {
+	meeting := s.Rules.FirstNightMeeting && s.Night == 1
+	if s.Phase.Wake == 1 {
 		s.Victims = s.victims()
-		if s.Rules.DoctorVictims && len(s.Victims) > 0 && s.roleAlive(Doctor) {
+		if s.Rules.Wakes() > 1 && !meeting {
 			s.Done = nil
-			s.Phase = Phase{Name: PhaseNightDoctor, EndsAt: now.Add(seconds(s.Rules.Night))}
+			s.Phase = Phase{Name: PhaseNight, Wake: 2, EndsAt: now.Add(seconds(s.Rules.Night))}
 			return
 		}
 	}
@@ -103,11 +102,11 @@ func (s *State) choice(r Role, typ string) (actor, target string) {
 }
 
 // mafiaDeadline is when the black team's time to agree on its kill runs out
-// (Options.MafiaTime, R-MANIAC-03), or zero when it has the whole night. The
-// night step's deadline is nightfall plus Options.Night while its acts are open
+// (Options.MafiaTime, R-MANIAC-03), or zero when it has the whole wake. The
+// first wake's deadline is nightfall plus Options.Night while its taps are open
 // (a pause moves both), so the engine needs no clock of its own to know it.
 func (s *State) mafiaDeadline() time.Time {
-	if s.Rules.MafiaTime <= 0 || s.Rules.MafiaTime >= s.Rules.Night || s.Phase.Name != PhaseNight || s.Phase.Paused > 0 {
+	if s.Rules.MafiaTime <= 0 || s.Rules.MafiaTime >= s.Rules.Night || s.Phase.Name != PhaseNight || s.Phase.Wake > 1 || s.Phase.Paused > 0 {
 		return time.Time{}
 	}
 	return s.Phase.EndsAt.Add(-seconds(s.Rules.Night - s.Rules.MafiaTime))
@@ -190,7 +189,8 @@ func (s *State) mafiaTarget() string {
 
 // victims works out who dies tonight before the Doctor's last step: the mafia's
 // target unless protected, the Commissar's and the Maniac's shots, and the double
-// death of R-PARTY-08. It logs the public news of saves and misses.
+// death of R-PARTY-08. It keeps the public news of saves and misses for the
+// morning (announce).
 func (s *State) victims() []string {
 	if s.Rules.FirstNightMeeting && s.Night == 1 {
 		return nil
@@ -215,18 +215,18 @@ func (s *State) victims() []string {
 		s.log(ToMod, Event{Type: EvHealed, Target: mafia, Result: "protected"})
 	case mafia == healed:
 		// R-CLASSIC-11: "the mafia tried, but the doctor healed".
-		s.log(ToAll, Event{Type: EvHealed, Target: s.patientName(mafia)})
+		s.announce(Event{Type: EvHealed, Target: s.patientName(mafia)})
 	default:
 		add(mafia)
 	}
 	if healed != "" && healed != mafia && s.Rules.DoctorNamesPatient {
-		s.log(ToAll, Event{Type: EvTreated, Target: healed}) // "…who was healthy anyway"
+		s.announce(Event{Type: EvTreated, Target: healed}) // "…who was healthy anyway"
 	}
 	if sheriff, shot := s.choice(Sheriff, ActShoot); shot != "" {
 		t := s.player(shot)
 		if s.Rules.Commissar == "shoot" && !t.Role.Black() {
 			// R-CLASSIC-11: a miss on a citizen is announced, nobody dies.
-			s.log(ToAll, Event{Type: EvSheriffMissed})
+			s.announce(Event{Type: EvSheriffMissed})
 		} else {
 			add(shot) // R-CLASSIC-11 hit on mafia; R-MANIAC-05 the shot victim dies.
 		}
@@ -249,6 +249,12 @@ func (s *State) victims() []string {
 	return out
 }
 
+// announce keeps a piece of the night's public news for the morning.
+func (s *State) announce(e Event) {
+	e.Day, e.Night = s.Day, s.Night
+	s.News = append(s.News, e)
+}
+
 // patientName is the healed player when the rules name the patient, else "".
 func (s *State) patientName(id string) string {
 	if s.Rules.DoctorNamesPatient {
@@ -263,8 +269,8 @@ func (s *State) patientName(id string) string {
 // order of the night, who was never saved.
 func (s *State) doctorSave() {
 	_, pick := s.choice(Doctor, ActHeal)
-	if pick == "" {
-		return
+	if !slices.Contains(s.Victims, pick) {
+		return // nobody pointed at, or someone who was not dying
 	}
 	saved := pick
 	if s.Rules.DoctorOncePerPlayer && s.player(pick).Saved {
@@ -282,17 +288,21 @@ func (s *State) doctorSave() {
 	}
 	s.player(saved).Saved = true
 	s.Victims = slices.DeleteFunc(s.Victims, func(v string) bool { return v == saved })
-	s.log(ToAll, Event{Type: EvHealed, Target: saved})
+	s.announce(Event{Type: EvHealed, Target: saved})
 }
 
 // morning announces the night (R-CLASSIC-05, R-SPORT-13): who died or that nobody
 // did, the Commissar's public right/wrong (R-PARTY-03), and the last words.
 func (s *State) morning(now time.Time) {
 	meeting := s.Rules.FirstNightMeeting && s.Night == 1
-	if s.Phase.Name == PhaseNightDoctor {
+	if s.Rules.DoctorVictims {
 		s.doctorSave()
 	}
 	s.log(ToAll, Event{Type: EvMorning})
+	for _, e := range s.News {
+		s.log(ToAll, e)
+	}
+	s.News = nil
 	if s.Rules.Commissar == "public" {
 		if sheriff, target := s.choice(Sheriff, ActCheck); target != "" {
 			result := "wrong"

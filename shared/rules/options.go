@@ -164,13 +164,30 @@ type Options struct {
 	Intro    int `json:"intro"`
 	Night    int `json:"night"`
 	Vote     int `json:"vote"`
-	// HandOver is the pause, in seconds, between a step that a tap ends early
-	// ("Thank you", the last vote, the last night task) and the next one, while
-	// the app announces what comes, as a host does ("Thank you. Player 5, your
-	// minute."). Because of it a phone learns of the next step before it opens
-	// without polling every second (see PaceOf). 0 moves on at once. Only the
-	// app moderates with it; a human moderator moves on when they choose.
+	// HandOver is the pause, in seconds, between a step that ends before its
+	// deadline ("Thank you", the last vote, the last night tap, the moderator's
+	// "next") and the next one, and before a paused game goes on, while the
+	// table hears what comes, as a host says it ("Thank you. Player 5, your
+	// minute."). Every client polls at least once inside it and then at its end,
+	// so the next step opens on every phone and screen at the same moment
+	// (Timing). 0 moves on at once, and clients must then poll every second.
 	HandOver int `json:"handOver"`
+}
+
+// Wakes is how many times a night wakes the table. Every living player taps
+// once in each wake, whatever their role, so the number of taps — and the
+// game's version and pending counts with them — says nothing about who holds
+// which card or who is still alive. The first wake holds the night's acts; a
+// second is held every night (but the first-night meeting) when a role acts
+// twice or on what the first wake decided: the Don's check after the shot
+// (R-SPORT-11, R-MANIAC-04) and the Doctor's save among the victims
+// (R-MANIAC-07). It is held even when that role has left the game, as a club
+// host still calls a dead Don, so that nobody learns he is gone.
+func (o Options) Wakes() int {
+	if o.DonChecks || o.DoctorVictims {
+		return 2
+	}
+	return 1
 }
 
 // Preset names.
@@ -197,7 +214,7 @@ func Preset(name string) (Options, error) {
 		LastWords: "all", Commissar: "check", DonChecks: true, ManiacSide: "alone", LoneManiac: "last_two",
 		WarningsToMute: 3, WarningsToRemove: 4, ForbiddenWords: "warning",
 		Speech: 60, Defence: 30, LastWord: 60, Intro: 30, Night: 60, Vote: 30,
-		HandOver: 4,
+		HandOver: 8,
 	}
 	switch name {
 	case PresetSport, PresetCustom:

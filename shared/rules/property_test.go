@@ -67,6 +67,24 @@ func drawOptions(t *rapid.T) Options {
 	}
 }
 
+// drawLobby draws a rule set, who moderates and a table size, and seats that
+// many players in a new game's lobby.
+func drawLobby(t *rapid.T, code string) State {
+	o := drawOptions(t)
+	n := rapid.IntRange(o.MinPlayers, min(o.MaxPlayers, o.MinPlayers+4)).Draw(t, "players")
+	mod := rapid.SampledFrom([]string{ModeratorApp, ModeratorHost}).Draw(t, "moderator")
+	s, err := New(code, o, mod, "en", t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range n {
+		if s, _, err = Join(s, fmt.Sprintf("P%d", i), t0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return s
+}
+
 // TestPropertyRandomGames plays random legal games of every preset and of random
 // custom mixes, mixed with refused actions and the clock, and checks at every step:
 // the game ends within a bound; exactly one winner, consistent with who is alive; the
@@ -74,18 +92,8 @@ func drawOptions(t *rapid.T) Options {
 // replaying the accepted inputs from the start gives the same final state.
 func TestPropertyRandomGames(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		o := drawOptions(t)
-		n := rapid.IntRange(o.MinPlayers, min(o.MaxPlayers, o.MinPlayers+4)).Draw(t, "players")
-		mod := rapid.SampledFrom([]string{ModeratorApp, ModeratorHost}).Draw(t, "moderator")
-		s, err := New("PROP01", o, mod, "en", t0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i := range n {
-			if s, _, err = Join(s, fmt.Sprintf("P%d", i), t0); err != nil {
-				t.Fatal(err)
-			}
-		}
+		s := drawLobby(t, "PROP01")
+		o, mod := s.Rules, s.Moderator
 		initial := s
 		var log []step
 		now := t0
@@ -121,8 +129,9 @@ func TestPropertyRandomGames(t *testing.T) {
 				if !ok {
 					now = now.Add(time.Duration(o.Night) * time.Second)
 					s = Advance(s, now)
-					if mod == ModeratorHost {
-						a, actor = Action{Type: ActAdvance}, Actor{Host: true}
+					canAdvance := slices.ContainsFunc(Legal(s, Actor{Host: true}), func(o Option) bool { return o.Type == ActAdvance })
+					if mod == ModeratorHost && canAdvance {
+						a, actor = Action{Type: ActAdvance, Now: true}, Actor{Host: true}
 						s = mustApply(t, s, actor, a, now)
 						log = append(log, step{actor, a, now})
 					} else {
@@ -189,7 +198,7 @@ func legalAction(t *rapid.T, s State) (Actor, Action, bool) {
 		return actor, Action{}, false
 	}
 	o := rapid.SampledFrom(opts).Draw(t, "option")
-	a := Action{Type: o.Type}
+	a := Action{Type: o.Type, Now: o.Type == ActAdvance}
 	if len(o.Targets) > 0 {
 		a.Target = rapid.SampledFrom(o.Targets).Draw(t, "target")
 		if o.Type == ActKill {

@@ -291,7 +291,7 @@ func TestSportEyesClosed(t *testing.T) {
 		t.Errorf("R-SPORT-10: the moderator sees %v", v.Night.Choices)
 	}
 	g.s.Moderator = ModeratorApp
-	g.sleepRest() // seat 3 never shot: a miss
+	g.sleepNight() // seat 3 never shot: a miss
 	g.wantEvent(EvMissed, 0, "")
 	if _, story := shotsSeen(g, 2); !slices.Equal(story, []string{id(2)}) {
 		t.Errorf("R-SPORT-10: by day seat 2 sees the shots of %v", story)

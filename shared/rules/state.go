@@ -15,16 +15,15 @@ const (
 
 // Phase names, in the order a game passes through them.
 const (
-	PhaseLobby       = "lobby"        // players join; the host seats them and starts
-	PhaseIntro       = "intro"        // day 0 introductions (R-MANIAC-02)
-	PhaseNight       = "night"        // every living player has a night task
-	PhaseNightDoctor = "night_doctor" // the Doctor chooses among the victims (R-MANIAC-07)
-	PhaseLastWord    = "last_word"    // last words of those who left
-	PhaseDay         = "day"          // monologues and nominations
-	PhaseDefence     = "defence"      // defence or justification speeches
-	PhaseVote        = "vote"         // a vote over the candidates
-	PhaseVoteAll     = "vote_all"     // "shall they leave?": yes or no
-	PhaseGameOver    = "game_over"
+	PhaseLobby    = "lobby"     // players join; the host seats them and starts
+	PhaseIntro    = "intro"     // day 0 introductions (R-MANIAC-02)
+	PhaseNight    = "night"     // every living player taps once in each wake (Phase.Wake)
+	PhaseLastWord = "last_word" // last words of those who left
+	PhaseDay      = "day"       // monologues and nominations
+	PhaseDefence  = "defence"   // defence or justification speeches
+	PhaseVote     = "vote"      // a vote over the candidates
+	PhaseVoteAll  = "vote_all"  // "shall they leave?": yes or no
+	PhaseGameOver = "game_over"
 )
 
 // State is one whole game. It is plain data: the store keeps it, Apply and Advance
@@ -60,8 +59,12 @@ type State struct {
 
 	// Night state.
 	Choices []Choice `json:"choices,omitempty"` // this night's choices
-	Done    []string `json:"done,omitempty"`    // who has finished this step's task
+	Done    []string `json:"done,omitempty"`    // who has tapped in this wake
 	Victims []string `json:"victims,omitempty"` // the night's victims before the Doctor (R-MANIAC-07)
+	// News holds the night's public news (a save, a miss) from the first wake
+	// until the morning tells it: before then the table is asleep, and a later
+	// wake must look the same whatever happened.
+	News []Event `json:"news,omitempty"`
 	// LateShots are the black players who shot after the mafia's time tonight
 	// (Options.MafiaTime, R-MANIAC-03): their shots count as none.
 	LateShots []string `json:"lateShots,omitempty"`
@@ -114,6 +117,11 @@ type Phase struct {
 	Nominated int `json:"nominated,omitempty"`
 	// Closing: the step is complete and EndsAt opens the next (Options.HandOver).
 	Closing bool `json:"closing,omitempty"`
+	// Resuming: the host resumed a paused step; it goes on at EndsAt with the
+	// time Paused holds, after a hand-over that every screen counts down.
+	Resuming bool `json:"resuming,omitempty"`
+	// Wake counts the wakes of a night, from 1 (Options.Wakes).
+	Wake int `json:"wake,omitempty"`
 	// Extended: the vote's time ran out with votes missing and it is held open
 	// once more (compulsory voting, R-MANIAC-10).
 	Extended bool `json:"extended,omitempty"`
@@ -190,6 +198,7 @@ func (s State) clone() State {
 	c.Choices = slices.Clone(s.Choices)
 	c.Done = slices.Clone(s.Done)
 	c.Victims = slices.Clone(s.Victims)
+	c.News = slices.Clone(s.News)
 	c.LateShots = slices.Clone(s.LateShots)
 	c.Hands = slices.Clone(s.Hands)
 	c.Phase.Queue = slices.Clone(s.Phase.Queue)

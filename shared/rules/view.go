@@ -24,9 +24,11 @@ type View struct {
 	Winner    *Team        `json:"winner"`
 	// Night is the moderator's live view of the night (host mode only).
 	Night *NightView `json:"night,omitempty"`
-	// Pace says how soon this view may change in a way that matters to its
-	// viewer; the HTTP layer turns it into a poll hint.
-	Pace Pace `json:"-"`
+	// Timing says when the game next moves by itself; the HTTP layer turns it
+	// into a poll hint. It is the same for every viewer.
+	Timing Timing `json:"-"`
+	// Viewer is who the view is for.
+	Viewer Viewer `json:"-"`
 }
 
 // PhaseView is the public state of the current phase.
@@ -42,6 +44,10 @@ type PhaseView struct {
 	Paused     bool       `json:"paused"`
 	// Closing: the step is over and the next opens at EndsAt (Options.HandOver).
 	Closing bool `json:"closing,omitempty"`
+	// Resuming: a paused step goes on at EndsAt, with PausedLeftMs to run.
+	Resuming bool `json:"resuming,omitempty"`
+	// Wake counts the night's wakes from 1 (Options.Wakes); 0 by day.
+	Wake int `json:"wake,omitempty"`
 	// Extended: a compulsory vote is held open once more for the missing votes
 	// (R-MANIAC-10).
 	Extended     bool         `json:"extended,omitempty"`
@@ -135,8 +141,8 @@ func ViewOf(s State, v Viewer, now time.Time) View {
 	if me != nil {
 		out.You = s.you(me)
 	}
-	out.Pace = PaceOf(s, v, now)
-	if moderator && (s.Phase.Name == PhaseNight || s.Phase.Name == PhaseNightDoctor) {
+	out.Timing, out.Viewer = TimingOf(s), v
+	if moderator && s.Phase.Name == PhaseNight {
 		// Empty lists, not null: a client iterates them without a check.
 		out.Night = &NightView{Choices: append([]Choice{}, s.Choices...), Done: append([]string{}, s.Done...),
 			Victims: append([]string{}, s.Victims...), Late: slices.Clone(s.LateShots)}
@@ -146,13 +152,13 @@ func ViewOf(s State, v Viewer, now time.Time) View {
 
 func (s *State) phaseView() PhaseView {
 	pv := PhaseView{Name: s.Phase.Name, Day: s.Day, Night: s.Night, Reason: s.Phase.Reason, Closing: s.Phase.Closing, Extended: s.Phase.Extended,
-		Queue: s.Phase.Queue, Candidates: s.Phase.Candidates, Nominations: s.Nominations}
-	if !s.Phase.EndsAt.IsZero() && s.Phase.Paused == 0 {
+		Resuming: s.Phase.Resuming, Wake: s.Phase.Wake, Queue: s.Phase.Queue, Candidates: s.Phase.Candidates, Nominations: s.Nominations}
+	if !s.Phase.EndsAt.IsZero() && (s.Phase.Paused == 0 || s.Phase.Resuming) {
 		t := s.Phase.EndsAt
 		pv.EndsAt = &t
 	}
 	if s.Phase.Paused > 0 {
-		pv.Paused, pv.PausedLeftMs = true, s.Phase.Paused.Milliseconds()
+		pv.Paused, pv.PausedLeftMs = !s.Phase.Resuming, s.Phase.Paused.Milliseconds()
 	}
 	if sp := s.speaker(); sp != "" {
 		pv.Speaker = &sp
@@ -161,7 +167,7 @@ func (s *State) phaseView() PhaseView {
 		pv.Voted = append(pv.Voted, b.Voter)
 	}
 	switch s.Phase.Name {
-	case PhaseNight, PhaseNightDoctor:
+	case PhaseNight:
 		pv.Pending = s.aliveCount() - len(s.Done)
 	case PhaseVote, PhaseVoteAll:
 		if s.Phase.Reason == "half" {
@@ -185,7 +191,7 @@ func (s *State) you(p *Player) *You {
 		return y
 	}
 	y.Role, y.Team = p.Role, p.Role.Team()
-	night := s.Phase.Name == PhaseNight || s.Phase.Name == PhaseNightDoctor
+	night := s.Phase.Name == PhaseNight
 	if night {
 		y.Done = slices.Contains(s.Done, p.ID)
 	}
@@ -199,7 +205,7 @@ func (s *State) you(p *Player) *You {
 			}
 		}
 	}
-	if s.Phase.Name == PhaseNightDoctor && p.Role == Doctor && p.Alive {
+	if night && s.Phase.Wake == 2 && s.Rules.DoctorVictims && p.Role == Doctor && p.Alive {
 		y.Victims = slices.Clone(s.Victims)
 	}
 	return y

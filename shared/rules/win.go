@@ -66,10 +66,10 @@ func (s *State) checkWin(time.Time) bool {
 	return true
 }
 
-// Advance applies every transition that fell due before now: a speech whose time is
-// up, a night or a vote whose deadline passed. Only games the app moderates move by
-// the clock; a human moderator moves the game on with "advance". A paused game does
-// not move.
+// Advance applies every transition that fell due before now: a step whose
+// deadline passed (only when the app moderates: a human moderator moves the game
+// on with "advance"), and the end of a hand-over (in either mode). A paused game
+// does not move.
 func Advance(s State, now time.Time) State {
 	if !s.due(now) {
 		return s
@@ -88,43 +88,70 @@ func (s *State) due(now time.Time) bool {
 }
 
 // NextDeadline is when Advance may next change s by itself, or zero if the clock
-// cannot move it: a lobby not yet started, a finished or paused game, or one a
-// person moderates.
-// Before it, Advance returns s unchanged.
+// cannot move it: a lobby not yet started, a finished or paused game, or a step
+// a person moderates (but for its hand-over). Before it, Advance returns s
+// unchanged.
 func NextDeadline(s State) time.Time {
-	if s.Moderator != ModeratorApp || s.Phase.Paused != 0 || (s.Phase.Name == PhaseLobby && !s.Phase.Closing) || s.Phase.Name == PhaseGameOver {
+	switch {
+	case s.Phase.Closing || s.Phase.Resuming:
+		return s.Phase.EndsAt
+	case s.Moderator != ModeratorApp, s.Phase.Paused != 0, s.Phase.Name == PhaseLobby, s.Phase.Name == PhaseGameOver:
 		return time.Time{}
 	}
 	return s.Phase.EndsAt
 }
 
-// complete ends the current step before its deadline, because a tap completed
-// it: "Thank you", the last vote, the last night task. When the app moderates
-// with a hand-over (Options.HandOver), the step stays, closing, and its deadline
-// comes forward to the end of the hand-over, when the clock opens the next step
-// exactly as the deadline would have: the table hears what comes, and every
-// phone has time to learn of it. Otherwise the next step opens now.
+// complete ends the current step before its deadline: a tap completed it
+// ("Thank you", the last vote, the last night tap) or the host moved on. With a
+// hand-over (Options.HandOver) the step stays, closing, until the hand-over
+// ends, and then the clock opens the next step exactly as the deadline would
+// have: the table hears what comes, and every phone has time to learn of it.
+// When the app moderates and the step's own deadline comes sooner, it stands.
+// Without a hand-over the next step opens now.
 func (s *State) complete(now time.Time) {
 	h := seconds(s.Rules.HandOver)
-	if s.Moderator != ModeratorApp || h <= 0 {
+	if h <= 0 {
 		s.timeout(now)
 		return
 	}
 	s.Phase.Closing = true
-	if end := now.Add(h); s.Phase.EndsAt.IsZero() || end.Before(s.Phase.EndsAt) {
+	end := now.Add(h)
+	if s.Moderator != ModeratorApp || s.Phase.EndsAt.IsZero() || end.Before(s.Phase.EndsAt) {
 		s.Phase.EndsAt = end
 	}
 }
 
-// timeout ends the current step as its deadline would: the speech ends, the night
-// is resolved with the acts made so far, the vote is counted.
+// resume lets a paused step go on: after a hand-over, so that every screen
+// starts its clock at the same moment, or at once without one.
+func (s *State) resume(now time.Time) {
+	if h := seconds(s.Rules.HandOver); h > 0 {
+		s.Phase.Resuming = true
+		s.Phase.EndsAt = now.Add(h)
+		return
+	}
+	s.goOn(now)
+}
+
+// goOn restarts a paused step's clock at now with the time it had left.
+func (s *State) goOn(now time.Time) {
+	s.Phase.EndsAt = now.Add(s.Phase.Paused)
+	s.Phase.Paused, s.Phase.Resuming = 0, false
+}
+
+// timeout ends the current step as its deadline would: the speech ends, the
+// wake of the night is over with the taps made so far, the vote is counted. At
+// the end of a resume's hand-over the paused step goes on instead.
 func (s *State) timeout(now time.Time) {
+	if s.Phase.Resuming {
+		s.goOn(now)
+		return
+	}
 	s.Phase.Closing = false
 	switch s.Phase.Name {
 	case PhaseLobby:
 		s.startNight(now)
-	case PhaseNight, PhaseNightDoctor:
-		s.endNightStep(now)
+	case PhaseNight:
+		s.endWake(now)
 	case PhaseIntro, PhaseDay, PhaseDefence, PhaseLastWord:
 		s.nextSpeaker(now)
 	case PhaseVote, PhaseVoteAll:

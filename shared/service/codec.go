@@ -96,7 +96,7 @@ func (e *envelope) prune() {
 
 // The stored form of a game is
 //
-//	format (1 byte) | due (8 bytes, big-endian Unix milliseconds, 0 for none) | deflate(JSON(envelope))
+//	format (1 byte) | timing (10 bytes) | deflate(JSON(envelope))
 //
 // JSON because the state is plain data that must outlive versions of this code;
 // deflate because the JSON of a game repeats itself (field names, ids, event types)
@@ -110,14 +110,26 @@ func (e *envelope) prune() {
 // the dictionary gives about 2.3 KB, gzip 18 bytes more, and BestCompression saves
 // a few dozen bytes over the default level for more time.
 //
-// due is the deadline at which a timer may next move the game on, so that Version
-// can tell whether a poll must settle a transition without decompressing anything.
+// timing is the game's rules.Timing as stored, so that a poll of the shared screen
+// can tell whether a deadline has passed, and what to hint, without decompressing
+// anything: the deadline (8 bytes, big-endian Unix milliseconds, 0 for none), a
+// byte of flags (timingHold, timingOver) and the hand-over in seconds (1 byte).
+// Format 1, written before the hint needed more than the deadline, had the
+// deadline alone; such games are still read.
 const (
-	formatV1  = 1
-	headerLen = 1 + 8
+	formatV1    = 1
+	formatV2    = 2
+	headerLenV1 = 1 + 8
+	headerLen   = 1 + 8 + 1 + 1
 	// level: deflate's default level compresses a game's JSON within a few bytes
 	// of BestCompression, in less time.
 	level = flate.DefaultCompression
+)
+
+// The flags of the stored timing.
+const (
+	timingHold = 1 << iota
+	timingOver
 )
 
 // writers and readers reuse deflate's large tables (about 700 KB for a writer)
@@ -146,12 +158,7 @@ func encode(e *envelope) ([]byte, error) {
 	}
 	var buf bytes.Buffer
 	buf.Grow(headerLen + len(js)/3)
-	var head [headerLen]byte
-	head[0] = formatV1
-	if due := dueAt(&e.State); !due.IsZero() {
-		binary.BigEndian.PutUint64(head[1:], uint64(due.UnixMilli()))
-	}
-	buf.Write(head[:])
+	buf.Write(timingHeader(rules.TimingOf(e.State)))
 	w := writers.Get().(*flate.Writer)
 	defer writers.Put(w)
 	w.Reset(&buf)
@@ -169,12 +176,18 @@ var errFormat = errors.New("unknown stored format")
 
 // decode reads what encode wrote.
 func decode(b []byte) (*envelope, error) {
-	if len(b) < headerLen || b[0] != formatV1 {
+	n := 0
+	switch {
+	case len(b) >= headerLen && b[0] == formatV2:
+		n = headerLen
+	case len(b) >= headerLenV1 && b[0] == formatV1:
+		n = headerLenV1
+	default:
 		return nil, errFormat
 	}
 	r := readers.Get().(io.ReadCloser)
 	defer readers.Put(r)
-	if err := r.(flate.Resetter).Reset(bytes.NewReader(b[headerLen:]), codecDict); err != nil {
+	if err := r.(flate.Resetter).Reset(bytes.NewReader(b[n:]), codecDict); err != nil {
 		return nil, err
 	}
 	js, err := io.ReadAll(r)
@@ -188,20 +201,37 @@ func decode(b []byte) (*envelope, error) {
 	return e, nil
 }
 
-// storedDue reads the deadline from the header of a stored game, zero for none.
-func storedDue(b []byte) time.Time {
-	if len(b) < headerLen || b[0] != formatV1 {
-		return time.Time{}
+// timingHeader is the header of a game with timing t. The deadline is rounded
+// down to the millisecond, so that it is never later than the real one.
+func timingHeader(t rules.Timing) []byte {
+	head := make([]byte, headerLen)
+	head[0] = formatV2
+	if !t.Due.IsZero() {
+		binary.BigEndian.PutUint64(head[1:9], uint64(t.Due.Truncate(time.Millisecond).UnixMilli()))
 	}
-	ms := binary.BigEndian.Uint64(b[1:headerLen])
-	if ms == 0 {
-		return time.Time{}
+	if t.Hold {
+		head[9] |= timingHold
 	}
-	return time.UnixMilli(int64(ms))
+	if t.Over {
+		head[9] |= timingOver
+	}
+	head[10] = byte(min(t.HandOver/time.Second, 255))
+	return head
 }
 
-// dueAt is when rules.Advance may next change s by itself, rounded down to the
-// millisecond so that it is never later than the real deadline.
-func dueAt(s *rules.State) time.Time {
-	return rules.NextDeadline(*s).Truncate(time.Millisecond)
+// storedTiming reads the timing from the header of a stored game; false for a
+// game stored before the header held it.
+func storedTiming(b []byte) (rules.Timing, bool) {
+	if len(b) < headerLen || b[0] != formatV2 {
+		return rules.Timing{}, false
+	}
+	t := rules.Timing{
+		Hold:     b[9]&timingHold != 0,
+		Over:     b[9]&timingOver != 0,
+		HandOver: time.Duration(b[10]) * time.Second,
+	}
+	if ms := binary.BigEndian.Uint64(b[1:9]); ms != 0 {
+		t.Due = time.UnixMilli(int64(ms))
+	}
+	return t, true
 }

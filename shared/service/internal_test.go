@@ -37,8 +37,8 @@ func TestCodecRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b[0] != formatV1 {
-		t.Fatalf("format byte = %d, want %d", b[0], formatV1)
+	if b[0] != formatV2 {
+		t.Fatalf("format byte = %d, want %d", b[0], formatV2)
 	}
 	got, err := decode(b)
 	if err != nil {
@@ -65,7 +65,7 @@ func TestDecodeRefusesGarbage(t *testing.T) {
 	for name, b := range map[string][]byte{
 		"empty":       nil,
 		"header only": good[:headerLen],
-		"format 2":    append([]byte{2}, good[1:]...),
+		"format 3":    append([]byte{3}, good[1:]...),
 		"truncated":   cut,
 		"corrupted":   flipped,
 		"plain JSON":  []byte(`{"s":{}}`),
@@ -101,20 +101,26 @@ func TestRecentIsBoundedAndPerActor(t *testing.T) {
 	}
 }
 
-func TestStoredDue(t *testing.T) {
+// TestStoredTiming: the header holds the timing every viewer may know, so a
+// shared screen's poll is hinted without decompressing the game.
+func TestStoredTiming(t *testing.T) {
 	now := time.Unix(1_800_000_000, 123_456_789)
 	night := lobby(t)
-	night.Phase = rules.Phase{Name: rules.PhaseNight, EndsAt: now}
+	night.Phase = rules.Phase{Name: rules.PhaseNight, Wake: 1, EndsAt: now}
+	hand := time.Duration(night.Rules.HandOver) * time.Second
 	cases := []struct {
 		name string
 		edit func(*rules.State)
-		want time.Time
+		want rules.Timing
 	}{
-		{"app game at night", func(*rules.State) {}, now.Truncate(time.Millisecond)},
-		{"lobby", func(s *rules.State) { s.Phase = rules.Phase{Name: rules.PhaseLobby} }, time.Time{}},
-		{"paused", func(s *rules.State) { s.Phase.Paused = time.Second }, time.Time{}},
-		{"human moderator", func(s *rules.State) { s.Moderator = rules.ModeratorHost }, time.Time{}},
-		{"game over", func(s *rules.State) { s.Phase = rules.Phase{Name: rules.PhaseGameOver, EndsAt: now} }, time.Time{}},
+		{"app game at night", func(*rules.State) {}, rules.Timing{Due: now.Truncate(time.Millisecond), HandOver: hand}},
+		{"lobby", func(s *rules.State) { s.Phase = rules.Phase{Name: rules.PhaseLobby} }, rules.Timing{HandOver: hand}},
+		{"paused", func(s *rules.State) { s.Phase.Paused = time.Second }, rules.Timing{HandOver: hand}},
+		{"resuming", func(s *rules.State) { s.Phase.Paused, s.Phase.Resuming = time.Second, true }, rules.Timing{Hold: true, Due: now.Truncate(time.Millisecond), HandOver: hand}},
+		{"human moderator", func(s *rules.State) { s.Moderator = rules.ModeratorHost }, rules.Timing{HandOver: hand}},
+		{"human moderator's hand-over", func(s *rules.State) { s.Moderator, s.Phase.Closing = rules.ModeratorHost, true }, rules.Timing{Hold: true, Due: now.Truncate(time.Millisecond), HandOver: hand}},
+		{"game over", func(s *rules.State) { s.Phase = rules.Phase{Name: rules.PhaseGameOver, EndsAt: now} }, rules.Timing{Over: true, HandOver: hand}},
+		{"no hand-over", func(s *rules.State) { s.Rules.HandOver = 0 }, rules.Timing{Due: now.Truncate(time.Millisecond)}},
 	}
 	for _, c := range cases {
 		s := night
@@ -123,12 +129,34 @@ func TestStoredDue(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := storedDue(b); !got.Equal(c.want) {
-			t.Errorf("%s: due %v, want %v", c.name, got, c.want)
+		got, ok := storedTiming(b)
+		if !ok || got != c.want {
+			t.Errorf("%s: timing %+v (%v), want %+v", c.name, got, ok, c.want)
 		}
-		if got := storedDue(b); !got.IsZero() && got.After(s.Phase.EndsAt) {
-			t.Errorf("%s: due %v is after the deadline %v", c.name, got, s.Phase.EndsAt)
+		if !got.Due.IsZero() && got.Due.After(s.Phase.EndsAt) {
+			t.Errorf("%s: due %v is after the deadline %v", c.name, got.Due, s.Phase.EndsAt)
 		}
+	}
+}
+
+// TestDecodeFormatV1: games stored before the timing header (a deadline alone)
+// are still read, and tell no timing, so that a poll decodes them.
+func TestDecodeFormatV1(t *testing.T) {
+	env := &envelope{State: lobby(t), Host: hashToken("h")}
+	b, err := encode(env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v1 := append([]byte{formatV1, 0, 0, 0, 0, 0, 0, 0, 0}, b[headerLen:]...)
+	got, err := decode(v1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.State.Code != env.State.Code || !bytes.Equal(got.Host, env.Host) {
+		t.Fatalf("format 1 read as %+v", got)
+	}
+	if _, ok := storedTiming(v1); ok {
+		t.Error("a format 1 game claims a stored timing")
 	}
 }
 

@@ -399,17 +399,23 @@ func (s *Service) Act(ctx context.Context, code, token string, a rules.Action) (
 }
 
 // Revision names the state a Read would show now: the stored version and the
-// clock's transitions since (rules.View's Version and Tick).
+// clock's transitions since (rules.View's Version and Tick), with the game's
+// timing then, who the token's holder is and who moderates, which is all a
+// poll hint needs. Moderator is left empty for the public viewer, whose
+// revision may come from the stored header alone.
 type Revision struct {
-	Version int64
-	Tick    int
+	Version   int64
+	Tick      int
+	Timing    rules.Timing
+	Viewer    rules.Viewer
+	Moderator string
 }
 
 // Revision returns the revision a Read by the token's holder would report now,
 // cheaply, so that an HTTP layer can answer If-None-Match without building a
 // view: one eventually consistent read. The public screen's poll ("" token)
-// decodes nothing unless a deadline has passed (the next deadline is kept outside
-// the compressed state for this); a token is checked like Read checks it, so a
+// decodes nothing unless a deadline has passed (the timing is kept outside the
+// compressed state for this); a token is checked like Read checks it, so a
 // forged one is refused here too.
 func (s *Service) Revision(ctx context.Context, code, token string) (Revision, error) {
 	code, ok := normalizeCode(code)
@@ -434,19 +440,20 @@ func (s *Service) Revision(ctx context.Context, code, token string) (Revision, e
 			continue
 		}
 		now := s.now()
-		due := storedDue(it.State)
-		if token == "" && (due.IsZero() || now.Before(due)) {
-			return Revision{Version: it.Version}, nil
+		if t, ok := storedTiming(it.State); ok && token == "" && (t.Due.IsZero() || now.Before(t.Due)) {
+			return Revision{Version: it.Version, Timing: t}, nil
 		}
 		env, err := decode(it.State)
 		if err != nil {
 			s.log.ErrorContext(ctx, "service: stored game unreadable", "op", "revision", "code", code, "version", it.Version, "err", err)
 			return Revision{}, fail(ErrInternal, "the game could not be read", err)
 		}
-		if _, ok := env.who(token); !ok {
+		v, ok := env.who(token)
+		if !ok {
 			return Revision{}, errToken()
 		}
-		return Revision{Version: it.Version, Tick: rules.Advance(env.State, now).Ticks - env.State.Ticks}, nil
+		at := rules.Advance(env.State, now)
+		return Revision{Version: it.Version, Tick: at.Ticks - env.State.Ticks, Timing: rules.TimingOf(at), Viewer: v, Moderator: at.Moderator}, nil
 	}
 }
 

@@ -423,8 +423,12 @@ func TestReadShowsDueTransition(t *testing.T) {
 		t.Fatal("night 1 has no deadline")
 	}
 	v0 := f.item(t, g.Code).Version
-	if r, err := f.svc.Revision(ctx, g.Code, ""); err != nil || r != (service.Revision{Version: v0}) {
-		t.Fatalf("Revision before the deadline = %+v, %v; want version %d", r, err, v0)
+	// Before it, the shared screen's revision comes from the stored header,
+	// with the timing the view has (to the millisecond the header keeps).
+	want := night.Timing
+	want.Due = want.Due.Truncate(time.Millisecond)
+	if r, err := f.svc.Revision(ctx, g.Code, ""); err != nil || r != (service.Revision{Version: v0, Timing: want}) {
+		t.Fatalf("Revision before the deadline = %+v, %v; want version %d, timing %+v", r, err, v0, want)
 	}
 	f.clk.Add(night.Phase.EndsAt.Sub(f.clk.Now()) + time.Second)
 	v, err := f.svc.Read(ctx, g.Code, "")
@@ -440,11 +444,14 @@ func TestReadShowsDueTransition(t *testing.T) {
 	// Revision agrees with Read after a deadline, for If-None-Match.
 	f.clk.Add(time.Duration(v.Rules.Speech+1) * time.Second)
 	r, err := f.svc.Revision(ctx, g.Code, "")
-	if err != nil || r != (service.Revision{Version: v0, Tick: 2}) {
-		t.Errorf("Revision after a speech's deadline = %+v, %v; want %d.2", r, err, v0)
+	later, _ := f.svc.Read(ctx, g.Code, "")
+	if err != nil || r.Version != v0 || r.Tick != 2 || r.Timing != later.Timing || r.Viewer != rules.Public || r.Moderator != rules.ModeratorApp {
+		t.Errorf("Revision after a speech's deadline = %+v, %v; want %d.2 and timing %+v", r, err, v0, later.Timing)
 	}
-	if pr, err := f.svc.Revision(ctx, g.Code, g.Players[0].Token); err != nil || pr != r {
-		t.Errorf("a player's Revision = %+v, %v; want %+v", pr, err, r)
+	mine := r
+	mine.Viewer, mine.Moderator = rules.Viewer{Player: g.Players[0].ID}, rules.ModeratorApp
+	if pr, err := f.svc.Revision(ctx, g.Code, g.Players[0].Token); err != nil || pr != mine {
+		t.Errorf("a player's Revision = %+v, %v; want %+v", pr, err, mine)
 	}
 	_, err = f.svc.Revision(ctx, g.Code, "forged")
 	wantErr(t, "Revision with a forged token", err, service.ErrUnauthorized)

@@ -8,7 +8,7 @@ import { Session } from '../session.js';
 import { say, canSpeak } from '../device.js';
 import { roleKey } from '../i18n.js';
 import { playerIndex, playerLabel, eventText, voteLines, lastVote, announcements, SPOKEN } from '../story.js';
-import { topbar, timer, closingLine, phaseTitle, seatList, storyList, rolesList, noticeBox, ICON } from '../ui.js';
+import { topbar, timer, closingLine, phaseTitle, seatList, storyList, rolesList, noticeBox, stepData, ICON } from '../ui.js';
 
 // hostScreen shows game code; token is the host token, or null for the public screen.
 export function hostScreen(app, code, token) {
@@ -71,7 +71,7 @@ export function hostScreen(app, code, token) {
     }
     const moderator = !!token && v.moderator === 'host';
     const main = h('main', { class: ['screen', 'phase-' + v.phase.name, moderator && 'console', session.busy && 'busy'], 'aria-busy': session.busy ? 'true' : 'false',
-      dataset: { phase: v.phase.name, day: v.phase.day, night: v.phase.night, version: v.version, winner: v.winner || '' } },
+      dataset: { ...stepData(v), winner: v.winner || '' } },
       noticeBox(t, session));
     if (v.phase.name === 'lobby') main.append(...lobby(t, v));
     else if (v.phase.name === 'game_over') main.append(...over(t, v));
@@ -127,7 +127,7 @@ export function hostScreen(app, code, token) {
       h('h1', { class: 'phase-title' }, (p.name.startsWith('night') ? '☾ ' : '☀ ') + phaseTitle(t, v)),
       p.paused ? h('p', { class: 'banner paused', role: 'status' }, '❚❚ ' + t('phase.paused')) : null,
       timer(t, 'big-timer'),
-      p.closing ? closingLine('big-line') : stepLines(t, p, P));
+      p.closing || p.resuming ? closingLine('big-line') : stepLines(t, p, P));
     const noms = v.rules.voting === 'nominees' && (p.name === 'day' || p.name === 'defence' || p.name === 'vote')
       ? h('section', { class: 'panel nominations' }, h('h2', null, ICON.nominated + ' ' + t('day.nominations')),
         (p.nominations || []).length ? h('ol', null, p.nominations.map((n) => h('li', null, t('day.nomination', { target: P(n.target), actor: P(n.by) }))))
@@ -226,7 +226,10 @@ export function hostScreen(app, code, token) {
     const bar = h('nav', { class: 'host-bar', 'aria-label': t('host.moderation') });
     if (has(v, 'resume')) bar.append(h('button', { type: 'button', class: 'primary', disabled: session.busy, dataset: { action: 'resume' }, onclick: () => act({ type: 'resume' }) }, '▶ ' + t('host.resume')));
     if (has(v, 'pause')) bar.append(h('button', { type: 'button', class: 'secondary', disabled: session.busy, dataset: { action: 'pause' }, onclick: () => act({ type: 'pause' }) }, '❚❚ ' + t('host.pause')));
-    if (has(v, 'advance')) bar.append(h('button', { type: 'button', class: moderator ? 'primary' : 'secondary', disabled: session.busy, title: t('host.skip.help'), dataset: { action: 'advance' }, onclick: () => act({ type: 'advance' }) }, '▶▶ ' + (moderator ? t('host.next') : t('host.skip'))));
+    // In a hand-over every screen counts down to the same moment; "next" would
+    // cut it short for the phones that have not looked in yet, so it waits.
+    const handingOver = v.phase.closing || v.phase.resuming;
+    if (has(v, 'advance') && !handingOver) bar.append(h('button', { type: 'button', class: moderator ? 'primary' : 'secondary', disabled: session.busy, title: t('host.skip.help'), dataset: { action: 'advance' }, onclick: () => act({ type: 'advance' }) }, '▶▶ ' + (moderator ? t('host.next') : t('host.skip'))));
     if (moderator && has(v, 'maniac_side') && v.rules.maniac) bar.append(maniacSide(t, v));
     if (canSpeak()) {
       bar.append(h('button', {

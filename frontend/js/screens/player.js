@@ -3,10 +3,10 @@
 import { h, replace } from '../dom.js';
 import * as api from '../api.js';
 import { Session } from '../session.js';
-import { buzz } from '../device.js';
+import { buzz, wakeCard } from '../device.js';
 import { roleKey, sheriffVariant } from '../i18n.js';
 import { playerIndex, playerLabel, lastVote, voteLines } from '../story.js';
-import { topbar, timer, closingLine, phaseTitle, seatList, storyList, rolesList, targetButtons, noticeBox, ICON } from '../ui.js';
+import { topbar, timer, closingLine, phaseTitle, seatList, storyList, rolesList, targetButtons, noticeBox, stepData, ICON } from '../ui.js';
 
 export function playerScreen(app, code) {
   let session = null;
@@ -14,7 +14,6 @@ export function playerScreen(app, code) {
   let joinError = null;
   let joining = false;
   const act = (a) => session.act(a);
-  const phaseData = (v) => ({ phase: v.phase.name, day: v.phase.day, night: v.phase.night, version: v.version, tick: v.tick || 0, speaker: v.phase.speaker || '' });
   const has = (v, type) => (v.actions || []).find((a) => a.type === type);
 
   const stored = api.seat.get(code);
@@ -96,7 +95,7 @@ export function playerScreen(app, code) {
         if (why === 'view') {
           const v = sess.view;
           if (!api.prefs.lang() && v.lang && v.lang !== app.lang) app.setLang(v.lang, false);
-          maybeBuzz(prev, v);
+          wakeUp(prev, v);
         }
         render();
       },
@@ -120,10 +119,32 @@ export function playerScreen(app, code) {
     render();
   }
 
-  function maybeBuzz(prev, v) {
-    const needs = (view) => !!view && (view.actions || []).some((a) => a.type !== 'leave');
-    const key = (view) => view ? `${view.phase.name}:${view.phase.day}:${view.phase.night}:${view.phase.speaker || ''}` : '';
-    if (needs(v) && (!needs(prev) || key(prev) !== key(v))) buzz();
+  // wakeUp vibrates and shows a wake card when the game turns to this phone: its
+  // step opens (a speech, a vote, a wake of the night: the same words for every
+  // card), or the town wakes up. A first view (a reload) wakes nobody.
+  function wakeUp(prev, v) {
+    if (!prev || v.phase.closing || v.phase.resuming) return;
+    const needs = (view) => (view.actions || []).some((a) => a.type !== 'leave' && a.type !== 'raise_hand' && a.type !== 'reveal' && a.type !== 'withdraw');
+    const key = (view) => `${view.phase.name}:${view.phase.day}:${view.phase.night}:${view.phase.wake || 0}:${view.phase.speaker || ''}:${view.phase.reason || ''}`;
+    let text = null;
+    if (prev.phase.name === 'night' && v.phase.name !== 'night') text = app.t('wake.morning');
+    else if (needs(v) && (!needs(prev) || key(prev) !== key(v))) text = wakeText(app.t, v);
+    if (!text) return;
+    buzz();
+    wakeCard(text);
+  }
+
+  // wakeText says what the step that opened asks of this phone.
+  function wakeText(t, v) {
+    switch (v.phase.name) {
+      case 'night': return t('wake.night', { night: v.phase.night });
+      case 'intro': return t('day.intro');
+      case 'day': return v.phase.speaker === session.me.playerId ? t('day.your_speech') : phaseTitle(t, v);
+      case 'defence': return t('day.your_defence');
+      case 'last_word': return t('day.your_last_word');
+      case 'vote': return t('vote.prompt');
+      default: return phaseTitle(t, v);
+    }
   }
 
   function render() {
@@ -144,7 +165,7 @@ export function playerScreen(app, code) {
     if (v.phase.name !== 'lobby' && v.phase.name !== 'game_over' && me.role) body.push(roleCard(t, v, me));
     replace(app.root,
       topbar(t, { code, who, session, lang: app.lang, onLang: (l) => { app.setLang(l); render(); } }),
-      h('main', { class: ['phone', 'phase-' + v.phase.name, session.busy && 'busy'], 'aria-busy': session.busy ? 'true' : 'false', dataset: phaseData(v) }, body));
+      h('main', { class: ['phone', 'phase-' + v.phase.name, session.busy && 'busy'], 'aria-busy': session.busy ? 'true' : 'false', dataset: stepData(v) }, body));
   }
 
 
@@ -159,7 +180,7 @@ export function playerScreen(app, code) {
     const speakingNow = v.phase.speaker === me.id;
     // A hand-over (closing) shows every phone the same card: the step is over, its
     // speaker keeps the floor in the view but nobody acts until the next opens.
-    const step = v.phase.closing ? 'closing' : name;
+    const step = v.phase.closing || v.phase.resuming ? 'closing' : name;
     if (!me.alive && !speakingNow && step !== 'closing') {
       out.push(h('section', { class: 'card dead', dataset: { screen: 'dead' } },
         h('h2', null, ICON.dead + ' ' + t('dead.title')),
@@ -175,7 +196,6 @@ export function playerScreen(app, code) {
         out.push(h('section', { class: 'card closing', dataset: { screen: 'closing' } }, closingLine('big-line')));
         break;
       case 'night':
-      case 'night_doctor':
         out.push(night(t, v, me, P));
         break;
       case 'intro':
@@ -193,7 +213,7 @@ export function playerScreen(app, code) {
       default:
         break;
     }
-    if (name !== 'night' && name !== 'night_doctor') {
+    if (name !== 'night') {
       out.push(lastVoteBox(t, v, idx));
       out.push(seatList(t, v, { me: me.id, compact: true, roles: 'public' }));
     }
@@ -235,55 +255,109 @@ export function playerScreen(app, code) {
     h('a', { class: 'button secondary', href: '/' }, t('over.new'))];
   }
 
-  // night: every living player gets a screen of players to tap, whatever the role.
+  // night: one screen for every living player, whatever their card: the same
+  // headline, the same seats, the same buttons in the same places. A phone lying
+  // on the table shows nothing of its holder's role; what a tap means tonight
+  // (a shot, a check, a save, a suspicion) is only on the card, while it is held.
+  // Each living player taps once in each wake: pick a seat, or nobody, then
+  // confirm.
   function night(t, v, me, P) {
     const sec = h('section', { class: 'card night', dataset: { screen: 'night' } });
-    const tasks = (v.actions || []).filter((a) => a.type !== 'sleep' && a.type !== 'reveal');
-    const sleep = has(v, 'sleep');
-    const meeting = v.rules.firstNightMeeting && v.phase.night === 1;
-    const mates = v.players.filter((p) => p.id !== me.id && p.team === 'mafia');
-    const latest = latestCheck(me, v);
-    if (latest) sec.append(h('p', { class: 'check-result', role: 'status' }, checkText(t, v, latest, P)));
-    if (!sleep && !tasks.length) {
+    const open = (v.actions || []).length > 0;
+    if (!open) {
       sec.append(h('h2', null, '☾ ' + t('night.asleep')),
         h('p', { class: 'muted' }, t('phase.pending', { count: v.phase.pending || 0 })));
       return sec;
     }
-    if (meeting) {
-      sec.append(h('p', null, t('night.meeting')));
-      if (me.team === 'mafia' && mates.length) sec.append(h('p', { class: 'mates' }, ICON.mafia + ' ' + t('night.meet_mafia', { names: t.list(mates.map((p) => P(p.id))) })));
-    }
-    if (me.shots && me.shots.length) {
-      sec.append(h('div', { class: 'shots' }, h('h3', null, t('night.shots')),
-        h('ul', null, me.shots.map((s) => h('li', null, t('night.shot', { actor: P(s.actor), target: P(s.target) }))))));
-    }
-    if (me.victims && me.victims.length) sec.append(h('p', null, t('night.victims', { names: t.list(me.victims.map(P)) })));
-    for (const task of tasks) {
-      sec.append(h('h2', { class: 'task-title' }, taskTitle(t, v, me, task.type)),
-        targetButtons(t, v, task.targets, (id) => act({ type: task.type, target: id }), { disabled: session.busy, focus: task.type }));
-    }
-    if (!tasks.length && sleep) {
-      // The equally busy screen of a role with nothing to do: tap a player to sleep.
-      const others = v.players.filter((p) => p.alive && p.id !== me.id).map((p) => p.id);
-      sec.append(h('h2', { class: 'task-title' }, t('night.sleep_prompt')),
-        targetButtons(t, v, others, () => act({ type: 'sleep' }), { disabled: session.busy, focus: 'sleep' }),
-        h('p', { class: 'muted small' }, t('night.sleep_note')));
-    } else if (sleep) {
-      sec.append(h('button', { type: 'button', class: 'secondary', disabled: session.busy, dataset: { action: 'sleep' }, onclick: () => act({ type: 'sleep' }) }, t('night.skip')));
-    }
+    const key = nightKey(v);
+    const picked = app.nightPick && app.nightPick.key === key ? app.nightPick.id : null;
+    const pick = (id) => { app.nightPick = { key, id }; render(); };
+    const seats = v.players.filter((p) => p.alive).map((p) => p.id);
+    const grid = targetButtons(t, v, seats, pick, { disabled: session.busy, focus: 'night', me: me.id, picked });
+    grid.append(h('button', {
+      type: 'button', class: ['target', 'nobody', picked === '' && 'picked'], disabled: session.busy,
+      'aria-pressed': picked === '' ? 'true' : 'false', dataset: { target: '', focus: 'night:nobody' }, onclick: () => pick(''),
+    }, h('span', { class: 'target-seat', 'aria-hidden': 'true' }, '–'), h('span', { class: 'target-name' }, t('night.nobody'))));
+    sec.append(h('h2', { class: 'task-title' }, t('night.prompt')), grid,
+      h('p', { class: 'picked-line', role: 'status' }, picked === null ? t('night.pick') : picked ? t('night.picked', { target: P(picked) }) : t('night.picked_nobody')),
+      h('button', {
+        type: 'button', class: 'primary big', disabled: session.busy || picked === null, dataset: { action: 'confirm' },
+        onclick: () => act(nightAction(v, picked)),
+      }, t('night.confirm')),
+      h('p', { class: 'muted small' }, t('phase.pending', { count: v.phase.pending || 0 })));
     return sec;
+  }
+
+  // nightKey names one wake of one night, so that a pick is forgotten when the
+  // next opens.
+  function nightKey(v) {
+    return `${v.phase.night}:${v.phase.wake || 1}`;
+  }
+
+  // nightTasks are the acts the player's tap may mean in this wake.
+  function nightTasks(v) {
+    return (v.actions || []).filter((a) => a.type !== 'sleep' && a.type !== 'reveal');
+  }
+
+  // nightTask is the act this player's tap means now: the one chosen on the card
+  // where the role has two (the Sheriff who checks or shoots), else the only one.
+  function nightTask(v) {
+    const tasks = nightTasks(v);
+    const mode = app.nightMode && app.nightMode.key === nightKey(v) ? app.nightMode.type : null;
+    return tasks.find((a) => a.type === mode) || tasks[0] || null;
+  }
+
+  // nightAction turns a confirmed pick into the action it means for this role:
+  // the role's act on a seat it may take, else "sleep" (a citizen's suspicion,
+  // "nobody", or a seat the act does not take).
+  function nightAction(v, pick) {
+    const task = nightTask(v);
+    if (pick && task && (task.targets || []).includes(pick)) return { type: task.type, target: pick };
+    return { type: 'sleep' };
   }
 
   function taskTitle(t, v, me, type) {
     switch (type) {
       case 'kill': return me.role === 'maniac' ? t('task.kill.maniac') : t('task.kill');
       case 'check': return me.role === 'don' ? t('task.check.don') : t(sheriffVariant('task.check', v.rules));
-      case 'heal': return v.phase.name === 'night_doctor' ? t('task.heal.victims') : t('task.heal');
+      case 'heal': return v.phase.wake === 2 ? t('task.heal.victims') : t('task.heal');
       case 'protect': return me.role === 'lover' ? t('task.protect.lover') : t('task.protect');
       case 'defend': return t('task.defend');
       case 'shoot': return t('task.shoot');
       default: return type;
     }
+  }
+
+  // tonight is what the held card says about this wake: what a tap means, the
+  // team's shots where the team sees them, the Doctor's victims, a choice
+  // between two acts.
+  function tonight(t, v, me, P) {
+    if (v.phase.name !== 'night' || !me.alive) return null;
+    const meeting = v.rules.firstNightMeeting && v.phase.night === 1;
+    const mates = v.players.filter((p) => p.id !== me.id && p.team === 'mafia');
+    const out = h('div', { class: 'tonight' }, h('h3', null, t('card.tonight')));
+    if (meeting) {
+      out.append(h('p', null, t('night.meeting')));
+      if (me.team === 'mafia' && mates.length) out.append(h('p', { class: 'mates' }, ICON.mafia + ' ' + t('night.meet_mafia', { names: t.list(mates.map((p) => P(p.id))) })));
+      return out;
+    }
+    const tasks = nightTasks(v);
+    const task = nightTask(v);
+    if (!(v.actions || []).length) out.append(h('p', null, t('night.asleep')));
+    else if (!task) out.append(h('p', null, t('task.none')));
+    else if (tasks.length > 1) {
+      // Two acts: the finger slides onto one and lets go (or the arrow keys).
+      out.append(h('p', null, t('card.mode')), h('div', { class: 'modes', role: 'radiogroup' }, tasks.map((o) => h('span', {
+        class: ['mode', o.type === task.type && 'chosen'], role: 'radio', 'aria-checked': o.type === task.type ? 'true' : 'false',
+        dataset: { nightMode: o.type },
+      }, taskTitle(t, v, me, o.type)))));
+    } else out.append(h('p', { class: 'big-line' }, taskTitle(t, v, me, task.type)));
+    if (me.victims && me.victims.length) out.append(h('p', null, t('night.victims', { names: t.list(me.victims.map(P)) })));
+    if (me.shots && me.shots.length) {
+      out.append(h('div', { class: 'shots' }, h('h3', null, t('night.shots')),
+        h('ul', null, me.shots.map((s) => h('li', null, t('night.shot', { actor: P(s.actor), target: P(s.target) }))))));
+    }
+    return out;
   }
 
   function latestCheck(me, v) {
@@ -422,26 +496,56 @@ export function playerScreen(app, code) {
       h('ul', { class: 'tally' }, voteLines(ev, { t, players: idx, rules: v.rules }).map((l) => h('li', null, l))));
   }
 
-  // roleCard is hidden until pressed and held: role, team, teammates and checks.
+  // roleCard is hidden until pressed and held: role, team, teammates, tonight's
+  // meaning of a tap and the checks. Everything a neighbour must not read is
+  // here and nowhere else. Where the role has two acts tonight the finger slides
+  // onto one and lets go to choose it (arrow keys while Space holds the card).
   function roleCard(t, v, me) {
     const mates = v.players.filter((p) => p.id !== me.id && p.team === 'mafia');
     const idx = playerIndex(v.players);
     const P = (id) => playerLabel(t, idx, id);
+    const latest = latestCheck(me, v);
     const content = h('div', { class: 'card-face', hidden: !app.holding, 'aria-live': 'polite' },
       h('p', { class: 'small muted' }, t('card.your_role')),
       h('p', { class: 'role-name', dataset: { myRole: me.role } }, (ICON[me.team] || '') + ' ' + t(roleKey(me.role, v.rules))),
       h('p', null, t('card.team', { team: t('team.' + me.team) })),
       h('p', { class: 'small' }, t(roleKey(me.role, v.rules) + '.help')),
       me.team === 'mafia' && mates.length ? h('p', { class: 'mates' }, t('card.mates', { names: t.list(mates.map((p) => t('player.with_role', { player: P(p.id), role: t(roleKey(p.role, v.rules)) }))) })) : null,
+      tonight(t, v, me, P),
+      latest ? h('p', { class: 'check-result', role: 'status' }, checkText(t, v, latest, P)) : null,
       me.checks && me.checks.length ? h('div', null, h('h3', null, t('check.title')),
         h('ul', null, me.checks.map((c) => h('li', null, checkText(t, v, c, P))))) : null);
     const show = () => { app.holding = true; content.hidden = false; btn.classList.add('open'); btn.setAttribute('aria-pressed', 'true'); };
     const hide = () => { app.holding = false; content.hidden = true; btn.classList.remove('open'); btn.setAttribute('aria-pressed', 'false'); };
+    // choose marks the act chosen on the card in place: nothing outside the
+    // card changes, and the card keeps its focus while held.
+    const choose = (type) => {
+      app.nightMode = { key: nightKey(v), type };
+      for (const el of content.querySelectorAll('[data-night-mode]')) {
+        const on = el.dataset.nightMode === type;
+        el.classList.toggle('chosen', on);
+        el.setAttribute('aria-checked', on ? 'true' : 'false');
+      }
+    };
     const btn = h('button', {
       type: 'button', class: ['role-card', app.holding && 'open'], 'aria-pressed': app.holding ? 'true' : 'false', dataset: { focus: 'rolecard' },
       onpointerdown: (e) => { e.preventDefault(); show(); },
-      onpointerup: hide, onpointercancel: hide, onpointerleave: hide,
-      onkeydown: (e) => { if (e.key === ' ' || e.key === 'Enter') { e.preventDefault(); show(); } },
+      onpointerup: (e) => {
+        const under = document.elementFromPoint(e.clientX, e.clientY);
+        const mode = under && under.closest('[data-night-mode]');
+        hide();
+        if (mode && btn.contains(mode)) choose(mode.dataset.nightMode);
+      },
+      onpointercancel: hide, onpointerleave: hide,
+      onkeydown: (e) => {
+        if (e.key === ' ' || e.key === 'Enter') { e.preventDefault(); show(); return; }
+        const tasks = nightTasks(v);
+        if (app.holding && tasks.length > 1 && (e.key === 'ArrowLeft' || e.key === 'ArrowRight')) {
+          e.preventDefault();
+          const i = tasks.indexOf(nightTask(v));
+          choose(tasks[(i + (e.key === 'ArrowRight' ? 1 : tasks.length - 1)) % tasks.length].type);
+        }
+      },
       onkeyup: (e) => { if (e.key === ' ' || e.key === 'Enter') hide(); },
       onblur: hide, oncontextmenu: (e) => e.preventDefault(),
     },

@@ -283,9 +283,9 @@ func Play(tb testing.TB, tr Transport, g Game) Result {
 		var moves []move
 		for _, id := range ids {
 			v, _ := c.Read(code, tokens[id])
-			step := fmt.Sprintf("%s/%d/%s/", id, v.Phase.Night, v.Phase.Name)
+			step := fmt.Sprintf("%s/%d/%s/%d/", id, v.Phase.Night, v.Phase.Name, v.Phase.Wake)
 			if a, ok := choose(v, rng, func(typ string) bool { return done[step+typ] }); ok {
-				if v.Phase.Name == rules.PhaseNight || v.Phase.Name == rules.PhaseNightDoctor {
+				if v.Phase.Name == rules.PhaseNight {
 					done[step+a.Type] = true
 				}
 				moves = append(moves, move{id, a})
@@ -306,7 +306,7 @@ func Play(tb testing.TB, tr Transport, g Game) Result {
 		if len(moves) == 0 {
 			// Everyone waits for a deadline: the host moves the game on.
 			res.Advances++
-			act(host, rules.Action{Type: rules.ActAdvance})
+			act(host, rules.Action{Type: rules.ActAdvance, Now: true})
 		}
 	}
 	if res.Winner == "" {

@@ -222,7 +222,7 @@ func step(tb testing.TB, svc Client, g Game, done func(rules.View) bool) (bool, 
 	host := MustRead(tb, svc, g.Code, g.Host)
 	if !acted && !done(host) && host.Phase.Name != rules.PhaseGameOver && (host.Phase.Name != rules.PhaseLobby || host.Phase.Closing) {
 		if slices.ContainsFunc(host.Actions, func(o rules.Option) bool { return o.Type == rules.ActAdvance }) {
-			host = MustAct(tb, svc, g.Code, g.Host, rules.Action{ID: ActionID(), Type: rules.ActAdvance})
+			host = MustAct(tb, svc, g.Code, g.Host, rules.Action{ID: ActionID(), Type: rules.ActAdvance, Now: true})
 			acted = true
 		}
 	}
@@ -237,7 +237,7 @@ func EndHandOver(tb testing.TB, svc Client, g Game) rules.View {
 	tb.Helper()
 	host := MustRead(tb, svc, g.Code, g.Host)
 	if host.Phase.Closing {
-		host = MustAct(tb, svc, g.Code, g.Host, rules.Action{ID: ActionID(), Type: rules.ActAdvance})
+		host = MustAct(tb, svc, g.Code, g.Host, rules.Action{ID: ActionID(), Type: rules.ActAdvance, Now: true})
 	}
 	return host
 }

@@ -97,7 +97,7 @@ func run() error {
 	fmt.Print(rep.Text())
 	var realRep *loadgen.RealReport
 	if *real > 0 {
-		r, err := loadgen.PlayRealGames(loadgen.AllPresets, *real, *seed, loadgen.People)
+		r, err := loadgen.PlayRealGames(loadgen.AllPresets, loadgen.Moderators, *real, *seed, loadgen.People)
 		if err != nil {
 			return err
 		}
