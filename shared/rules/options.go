@@ -56,7 +56,8 @@ type Options struct {
 	EyesClosed bool `json:"eyesClosed"`
 	// MafiaTime is how many seconds from nightfall the black team has to agree on
 	// its kill (R-MANIAC-03: 30); a shot made later counts as no shot, so a Don
-	// who has not chosen in time means "the mafia missed". 0 is the whole night.
+	// who has not chosen in time means "the mafia missed". 0 is the whole first
+	// wake, the one that holds the shots.
 	MafiaTime int `json:"mafiaTime"`
 	// FirstNightMeeting makes night 1 a meeting only: no kills, checks or
 	// protections (R-CLASSIC-02, R-SPORT-02, R-PARTY-02).
