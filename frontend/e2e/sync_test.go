@@ -160,6 +160,12 @@ func (g *game) checkNightScreens(v rules.View) {
 			c.querySelectorAll('.role-card-wrap, #wake-card').forEach((e) => e.remove());
 			c.querySelectorAll('.js-timer, .js-closing').forEach((e) => { e.textContent = ''; });
 			c.querySelectorAll('.who[data-me]').forEach((e) => { e.textContent = ''; });
+			// A seat picked but not confirmed is the holder's own doing, like text
+			// typed into a field: the page before the pick is what is compared.
+			c.querySelectorAll('.targets[data-task="night"] .picked').forEach((e) => e.classList.remove('picked'));
+			c.querySelectorAll('.targets[data-task="night"] [aria-pressed]').forEach((e) => e.setAttribute('aria-pressed', 'false'));
+			c.querySelectorAll('.picked-line').forEach((e) => { e.textContent = ''; });
+			c.querySelectorAll('[data-action="confirm"]').forEach((e) => e.setAttribute('disabled', ''));
 			const grid = c.querySelector('.targets[data-task="night"]');
 			const me = grid && grid.querySelector('[data-me]');
 			const out = { lang: document.documentElement.lang, me: me ? me.dataset.target : '', grid: [], keys: [] };

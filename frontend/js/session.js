@@ -4,7 +4,7 @@
 
 import { getView, sendAction, errorCode } from './api.js';
 import { Poller } from './poll.js';
-import { countdown, closingSeconds, skewFrom } from './format.js';
+import { clock, countdown, closingSeconds, remaining, skewFrom } from './format.js';
 import { keepAwake } from './device.js';
 import { normalize } from './view.js';
 
@@ -107,6 +107,13 @@ export class Session {
       if (el.textContent !== text) el.textContent = text;
       el.classList.toggle('urgent', !!(c && c.urgent && !c.paused));
       el.classList.toggle('none', !c);
+    }
+    // Other deadlines a page counts down (data-until), such as the mafia's time
+    // to agree on the held card.
+    for (const el of document.querySelectorAll('.js-until')) {
+      const left = remaining(el.dataset.until, Date.now(), this.skew);
+      const text = left === null ? '' : clock(left);
+      if (el.textContent !== text) el.textContent = text;
     }
     const n = closingSeconds(phase, Date.now(), this.skew);
     for (const el of document.querySelectorAll('.js-closing')) {

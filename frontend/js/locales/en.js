@@ -303,6 +303,7 @@ export default {
   'night.meeting': 'Meeting night: nobody is killed or checked tonight.',
   'night.meet_mafia': 'Meet your team: {names}.',
   'night.asleep': 'You are asleep. Put the phone down.',
+  'night.shoot_by': 'The mafia must agree within:',
   'night.prompt': 'Hold your card to see what your tap means tonight, then pick a seat.',
   'night.pick': 'Pick a seat, or nobody.',
   'night.picked': 'You picked {target}.',

@@ -291,6 +291,7 @@ export default {
   'night.meeting': 'Noapte de cunoaștere: în noaptea asta nimeni nu e ucis sau verificat.',
   'night.meet_mafia': 'Cunoaște-ți echipa: {names}.',
   'night.asleep': 'Dormi. Lasă telefonul jos.',
+  'night.shoot_by': 'Mafia trebuie să se înțeleagă în:',
   'night.prompt': 'Țineți apăsat pe carte ca să vedeți ce înseamnă alegerea dumneavoastră în noaptea aceasta, apoi alegeți un loc.',
   'night.pick': 'Alegeți un loc sau pe nimeni.',
   'night.picked': 'Ați ales: {target}.',

@@ -352,6 +352,10 @@ export function playerScreen(app, code) {
         dataset: { nightMode: o.type },
       }, taskTitle(t, v, me, o.type)))));
     } else out.append(h('p', { class: 'big-line' }, taskTitle(t, v, me, task.type)));
+    if (me.shootBy && (v.actions || []).some((a) => a.type === 'kill')) {
+      // R-MANIAC-03: the team's time to agree, counted on the card only.
+      out.append(h('p', { class: 'reason' }, t('night.shoot_by'), ' ', h('span', { class: 'js-until', dataset: { until: me.shootBy } })));
+    }
     if (me.victims && me.victims.length) out.append(h('p', null, t('night.victims', { names: t.list(me.victims.map(P)) })));
     if (me.shots && me.shots.length) {
       out.append(h('div', { class: 'shots' }, h('h3', null, t('night.shots')),
