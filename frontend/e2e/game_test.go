@@ -747,7 +747,6 @@ func (g *game) checkPages() {
 	if len(g.deal) < len(g.phones) {
 		return
 	}
-	pub := g.view("")
 	pages := map[string]*page{"": g.host}
 	if g.moderator == rules.ModeratorHost {
 		pages = map[string]*page{}
@@ -778,7 +777,9 @@ func (g *game) checkPages() {
 			return [...document.querySelectorAll('[data-player]')].map((e) => ({ id: e.dataset.player, role: e.dataset.role || '',
 				text: e.innerText, name: deal[e.dataset.player] ? t(roleKey(deal[e.dataset.player], rules)) : '' }));
 		})()`, dealJSON, g.preset), &seats)
-		v := pub
+		// The views are read after the page, so that a page can never show a
+		// state newer than the view it is judged by.
+		v := g.view("")
 		if viewer != "" {
 			v = g.view(g.phone(viewer).token)
 		}

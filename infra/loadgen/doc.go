@@ -27,8 +27,9 @@
 //
 // # Time
 //
-// Config.Speed divides every client-side wait (poll intervals, think time,
-// backoff); server timers are real. Games use short custom timers
+// Config.Speed divides every client-side wait of the bots' own (think time,
+// joins, backoff); server timers are real, and so are the server's poll
+// hints, which the bots follow as a page does. Games use short custom timers
 // (DefaultTimers), and bots act at once: the load run measures the server, not
 // what a game costs.
 //

@@ -170,10 +170,10 @@ func sleepCtx(ctx context.Context, d time.Duration) bool {
 
 // wait sleeps until the next poll, as the frontend's Poller decides it: the
 // server's last hint (kept across 304s), or an exponential backoff with jitter
-// after failures. As docs/API.md asks, a wait never runs past the view's
-// deadline (plus deadlineSlack), when the app moderates: the clock moves the
-// game then. The hint is scaled down by the speed-up; the deadline, being the
-// server's, is not. It returns false if ctx ended.
+// after failures. The hint is the server's, in the server's time, which is not
+// scaled: it already counts down to the next deadline and hand-over, and with
+// the load run's hand-over of 0 it asks for a poll a second. It returns false
+// if ctx ended.
 func (b *bot) wait(ctx context.Context) bool {
 	if b.failures > 0 {
 		base := min(15*time.Second, time.Second<<min(b.failures-1, 4))
@@ -184,25 +184,13 @@ func (b *bot) wait(ctx context.Context) bool {
 		d = 2 * time.Second // the frontend's DEFAULT_POLL_MS
 	}
 	d = min(max(d, 250*time.Millisecond), 30*time.Second)
-	speed := b.g.cfg.Speed
-	wall := time.Duration(float64(d) / speed)
-	if e := b.view.Phase.EndsAt; e != nil && b.view.Moderator == rules.ModeratorApp {
-		if left := time.Until(*e) + deadlineSlack; left > 0 && left < wall {
-			wall = left
-			d = time.Duration(float64(left) * speed)
-		}
-	}
 	if b.host {
 		b.g.cfg.Metrics.ScreenEvery.Add(float64(d.Milliseconds()))
 	} else {
 		b.g.cfg.Metrics.PlayerEvery.Add(float64(d.Milliseconds()))
 	}
-	return sleepCtx(ctx, wall)
+	return sleepCtx(ctx, d)
 }
-
-// deadlineSlack is how long after a deadline a capped wait ends, as the
-// server's own hint does, so that the next view shows the step it brings.
-const deadlineSlack = 150 * time.Millisecond
 
 // accept takes a new view, from a poll or an action's answer.
 func (b *bot) accept(v View, etag string, fromPoll bool) {

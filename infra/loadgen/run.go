@@ -36,9 +36,9 @@ type Config struct {
 	Moderator string
 	// Timers are option overrides sent at create (DefaultTimers if nil).
 	Timers map[string]int
-	// Speed divides every client-side wait (poll intervals, think time, join
-	// window, retry backoff) to run games faster; 1 is the real cadence. Server
-	// timers are not scaled.
+	// Speed divides the bots' own waits (think time, join window, retry
+	// backoff) to run games faster; 1 is the real cadence. Server timers and
+	// the server's poll hints are not scaled.
 	Speed float64
 	// Burst holds the players of a game who are about to vote (or do their first
 	// night task) until all have seen the phase, then lets them act in the same
