@@ -77,7 +77,8 @@ export function eventText(ev, ctx) {
     case 'not_voted':
       return t(ev.result === 'lost' ? 'ev.not_voted.lost' : 'ev.not_voted.wait', params);
     case 'tie':
-      return t(ev.result === 'four_left' || ev.result === 'half_vote' ? 'ev.tie.' + ev.result : 'ev.tie', params);
+      if (ev.result === 'four_left' || ev.result === 'half_vote') return t('ev.tie.' + ev.result, params);
+      return t('ev.tie', { names: names(ctx, ev.targets || [ev.target]) });
     case 'eliminated':
       return t('ev.eliminated.' + (['testament', 'reveal'].includes(ev.result) ? ev.result : 'vote'), params);
     case 'acquitted': {
@@ -115,9 +116,11 @@ function withFoul(text, ev, t) {
 export function voteLines(ev, ctx) {
   const { t } = ctx;
   if (isYesNo(ev)) {
+    // A side nobody voted for has no line: "Stay: 0 votes — " says nothing.
     const { yes, no } = yesNo(ev.ballots);
-    const out = [t('tally.yes', { count: yes.length, voters: names(ctx, yes) })];
-    out.push(t('tally.no', { count: no.length, voters: names(ctx, no) }));
+    const out = [];
+    if (yes.length) out.push(t('tally.yes', { count: yes.length, voters: names(ctx, yes) }));
+    if (no.length) out.push(t('tally.no', { count: no.length, voters: names(ctx, no) }));
     return out;
   }
   const { rows, abstained } = tally(ev.ballots);
@@ -132,6 +135,30 @@ export function voteLines(ev, ctx) {
 
 const LOBBY_EVENTS = new Set(['joined', 'left', 'kicked']);
 
+// tidy makes the events read once each. Once the game is over every event is
+// visible, and a night act is there twice: the moderator's record of it (act)
+// and what its maker saw (a black player's aim, a check with its answer). The
+// aim and the bare check go, the answered check stays. The players tied for
+// the most votes, one event each, become one event with targets.
+export function tidy(events) {
+  const list = events || [];
+  const key = (e) => `${e.night || 0}:${e.actor || ''}:${e.target || ''}`;
+  const acts = new Set(list.filter((e) => e.type === 'act' && e.result === 'kill').map(key));
+  const answered = new Set(list.filter((e) => e.type === 'checked').map(key));
+  const out = [];
+  for (const e of list) {
+    if (e.type === 'shot' && acts.has(key(e))) continue;
+    if (e.type === 'act' && e.result === 'check' && answered.has(key(e))) continue;
+    const prev = out[out.length - 1];
+    if (e.type === 'tie' && !e.result && prev && prev.type === 'tie' && !prev.result && prev.day === e.day) {
+      out[out.length - 1] = { ...prev, targets: [...(prev.targets || [prev.target]), e.target] };
+      continue;
+    }
+    out.push(e);
+  }
+  return out;
+}
+
 // story groups events into chapters (the lobby, each night, each day) of
 // sentences: [{title, items: [{type, text, lines?}]}]. Lobby comings and goings are
 // left out unless withLobby is set.
@@ -143,7 +170,7 @@ export function story(events, ctx, { withLobby = false, skip = null } = {}) {
     current = { title, items: [] };
     chapters.push(current);
   };
-  for (const ev of events || []) {
+  for (const ev of tidy(events)) {
     if (!withLobby && LOBBY_EVENTS.has(ev.type)) continue;
     if (skip && skip(ev)) continue;
     if (ev.type === 'night_fell') open(t('chapter.night', { night: ev.night || 0 }));

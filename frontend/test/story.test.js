@@ -2,7 +2,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { makeT, LANGS } from '../js/i18n.js';
-import { eventText, voteLines, story, playerIndex, playerLabel, announcements, lastVote } from '../js/story.js';
+import { eventText, voteLines, story, playerIndex, playerLabel, announcements, lastVote, tidy } from '../js/story.js';
 
 const players = playerIndex([
   { id: 'p1', seat: 1, name: 'Аня' }, { id: 'p2', seat: 2, name: 'Bob' }, { id: 'p3', seat: 3, name: '<b>Eve</b>' },
@@ -114,5 +114,49 @@ test('every event type of the rules engine has a sentence', () => {
   for (const type of types) {
     assert.ok(covered.has(type), `story.test.js does not try the event "${type}"`);
     assert.notEqual(eventText({ type, actor: 'p1', target: 'p2', result: 'x' }, { t: makeT('en'), players, rules: {} }), null, type);
+  }
+});
+
+test('at game over the story tells each night act once', () => {
+  const t = makeT('en');
+  // A finished game shows every event: the moderator's record of each act, the
+  // black team's aims and each check with its answer.
+  const events = [
+    { type: 'night_fell', night: 2 },
+    { type: 'act', night: 2, actor: 'p1', target: 'p2', result: 'kill', to: 'mod' },
+    { type: 'shot', night: 2, actor: 'p1', target: 'p2', to: 'mafia' },
+    { type: 'act', night: 2, actor: 'p3', target: 'p1', result: 'check', to: 'mod' },
+    { type: 'checked', night: 2, actor: 'p3', target: 'p1', result: 'black', to: 'p3' },
+    { type: 'act', night: 2, actor: 'p2', target: 'p3', result: 'heal', to: 'mod' },
+    { type: 'morning', night: 2 },
+  ];
+  const [night] = story(events, { t, players, rules: {} });
+  assert.deepEqual(night.items.map((i) => i.text), [
+    'The city falls asleep.',
+    '#1 Аня chose to kill #2 Bob.',
+    '#3 <b>Eve</b> checked #1 Аня: black.',
+    '#2 Bob chose to heal #3 <b>Eve</b>.',
+    'The city wakes up.',
+  ]);
+  // A black player's own aim, with no moderator's record beside it, stays.
+  assert.equal(tidy([{ type: 'shot', night: 2, actor: 'p1', target: 'p2' }]).length, 1);
+});
+
+test('players tied for the most votes make one sentence', () => {
+  for (const lang of LANGS) {
+    const t = makeT(lang);
+    const [day] = story([{ type: 'day_began', day: 1 }, { type: 'tie', day: 1, target: 'p1' }, { type: 'tie', day: 1, target: 'p2' }], { t, players, rules: {} });
+    const ties = day.items.filter((i) => i.type === 'tie');
+    assert.equal(ties.length, 1, lang);
+    assert.ok(ties[0].text.includes('Аня') && ties[0].text.includes('Bob'), `${lang}: ${ties[0].text}`);
+  }
+});
+
+test('no tally line ends with a dangling dash', () => {
+  for (const lang of LANGS) {
+    const ctx = { t: makeT(lang), players, rules: {} };
+    const lines = voteLines({ type: 'vote_result', result: 'car_crash', ballots: [{ voter: 'p1', yes: true }, { voter: 'p2', yes: true }] }, ctx);
+    assert.equal(lines.length, 1, `${lang}: ${lines}`);
+    for (const l of lines) assert.ok(!/[—–-]\s*$/.test(l), `${lang}: "${l}"`);
   }
 });

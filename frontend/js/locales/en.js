@@ -453,7 +453,7 @@ export default {
   'ev.vote_result.justify': 'After the justification, the vote:',
   'ev.not_voted.wait': '{target} has not voted: voting is compulsory, the vote waits once more.',
   'ev.not_voted.lost': '{target} did not vote: the vote is counted without them.',
-  'ev.tie': '{target} is tied for the most votes.',
+  'ev.tie': 'Tied for the most votes: {names}.',
   'ev.tie.four_left': 'A tie with four players left: everyone stays.',
   'ev.tie.half_vote': '{target} is tied for the most votes: last night’s victim casts the deciding half vote.',
   'ev.eliminated.vote': '{target} leaves the city by the vote.',

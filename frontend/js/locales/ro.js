@@ -434,7 +434,7 @@ export default {
   'ev.vote_result.justify': 'După justificare, votul:',
   'ev.not_voted.wait': 'Jucătorul {target} nu a votat încă: votul este obligatoriu, se mai așteaptă o dată.',
   'ev.not_voted.lost': 'Jucătorul {target} nu a votat: voturile se numără fără el.',
-  'ev.tie': 'Jucătorul {target} este la egalitate la cele mai multe voturi.',
+  'ev.tie': 'La egalitate, cu cele mai multe voturi: {names}.',
   'ev.tie.four_left': 'Egalitate cu patru jucători rămași: rămân toți.',
   'ev.tie.half_vote': 'Jucătorul {target} are tot atâtea voturi cât adversarul: decide jumătatea de vot a celui ucis noaptea trecută.',
   'ev.eliminated.vote': 'Prin vot, jucătorul {target} părăsește orașul.',

@@ -150,10 +150,8 @@ export function hostScreen(app, code, token) {
     if (night) cols[1].append(night);
     cols[1].append(seats);
     if (moderator) {
-      // The console's story: the moderator sees each night act once (not also the
-      // mafia's "aims at" and the check's question next to its answer).
-      cols[1].append(h('section', { class: 'panel' }, h('h2', null, t('host.story')),
-        storyList(t, v, { skip: (e) => e.type === 'shot' || (e.type === 'act' && e.result === 'check') })));
+      // The console's story: story() tells each night act once.
+      cols[1].append(h('section', { class: 'panel' }, h('h2', null, t('host.story')), storyList(t, v)));
     }
     const out = [h('div', { class: 'game-grid' }, cols)];
     if (token && !moderator && (has(v, 'warn') || has(v, 'remove'))) {
