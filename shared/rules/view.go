@@ -88,6 +88,10 @@ type You struct {
 	Victims []string `json:"victims,omitempty"`
 	// Done: this player has finished tonight's task.
 	Done bool `json:"done,omitempty"`
+	// Vote is this player's own ballot in the vote now open, so that a phone
+	// shows the choice it made (after a reload too) and what a "withdraw" takes
+	// back (Options.VoteChange). Nobody else sees it before the count.
+	Vote *Ballot `json:"vote,omitempty"`
 }
 
 // NightView shows the moderator the night's acts as they come in.
@@ -207,6 +211,10 @@ func (s *State) you(p *Player) *You {
 	}
 	if night && s.Phase.Wake == 2 && s.Rules.DoctorVictims && p.Role == Doctor && p.Alive {
 		y.Victims = slices.Clone(s.Victims)
+	}
+	if i := slices.IndexFunc(s.Ballots, func(b Ballot) bool { return b.Voter == p.ID }); i >= 0 {
+		b := s.Ballots[i]
+		y.Vote = &b
 	}
 	return y
 }

@@ -188,6 +188,8 @@ export default {
   'opt.fourLeftNoRevote.help': 'With four players left a tie means nobody leaves.',
   'opt.halfVote': 'Half vote of the night’s victim',
   'opt.halfVote.help': 'On an even split the player killed last night breaks the tie.',
+  'opt.voteChange': 'Votes can be changed',
+  'opt.voteChange.help': 'A player may take a vote back and vote again until the vote closes; club rules make a vote final.',
   'opt.lastWords': 'Last words',
   'opt.lastWords.help': 'Who gets a last word on leaving.',
   'opt.lastWords.all': 'everyone who leaves',

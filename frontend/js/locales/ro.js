@@ -182,6 +182,8 @@ export default {
   'opt.fourLeftNoRevote.help': 'Cu patru jucători rămași, la egalitate nu iese nimeni.',
   'opt.halfVote': 'Jumătate de vot a victimei',
   'opt.halfVote.help': 'La egalitate, jucătorul ucis noaptea trecută decide.',
+  'opt.voteChange': 'Votul se poate schimba',
+  'opt.voteChange.help': 'Un jucător își poate retrage votul și poate vota din nou până se închide votul; în regulile de club votul este definitiv.',
   'opt.lastWords': 'Ultimul cuvânt',
   'opt.lastWords.help': 'Cine are un ultim cuvânt când iese.',
   'opt.lastWords.all': 'toți cei care ies',
