@@ -24,6 +24,10 @@ type View struct {
 	Winner    *Team        `json:"winner"`
 	// Night is the moderator's live view of the night (host mode only).
 	Night *NightView `json:"night,omitempty"`
+	// Next is the room code of the game the same table plays next, once the
+	// host has opened it after this one (the service sets it: see
+	// service.Again). It is public: every page of this game follows it.
+	Next string `json:"next,omitempty"`
 	// Timing says when the game next moves by itself; the HTTP layer turns it
 	// into a poll hint. It is the same for every viewer.
 	Timing Timing `json:"-"`
