@@ -185,9 +185,13 @@ export function story(events, ctx, { withLobby = false, skip = null } = {}) {
   return chapters.filter((c) => c.items.length > 0);
 }
 
-// lastVote returns the latest vote_result event, or null.
+// lastVote returns the latest vote_result event, or null, also when a night has
+// fallen since: yesterday's vote is no longer news.
 export function lastVote(events) {
-  for (let i = (events || []).length - 1; i >= 0; i--) if (events[i].type === 'vote_result') return events[i];
+  for (let i = (events || []).length - 1; i >= 0; i--) {
+    if (events[i].type === 'vote_result') return events[i];
+    if (events[i].type === 'night_fell') return null;
+  }
   return null;
 }
 
@@ -208,3 +212,71 @@ export function announcements(events) {
 // SPOKEN are the event types a host would say aloud.
 export const SPOKEN = new Set(['night_fell', 'morning', 'killed', 'missed', 'healed', 'treated', 'sheriff_missed',
   'commissar', 'day_began', 'eliminated', 'acquitted', 'defended', 'tie', 'not_voted', 'revealed', 'removed', 'game_over', 'role']);
+
+// OUTCOME are the events that tell what a night brought, announced as the day
+// opens.
+const OUTCOME = new Set(['killed', 'missed', 'healed', 'treated', 'sheriff_missed', 'commissar', 'role', 'eliminated']);
+
+// nightOutcome returns what the last night brought, when the city has woken from
+// it and no night has fallen since: {night, events}, the events that tell it in
+// order (who was killed, and the card shown, or that nobody died; who was healed;
+// the Commissar's public check), or null.
+export function nightOutcome(events) {
+  const list = events || [];
+  let i = list.length - 1;
+  while (i >= 0 && list[i].type !== 'morning') {
+    if (list[i].type === 'night_fell') return null;
+    i--;
+  }
+  if (i < 0) return null;
+  const out = [];
+  for (let j = i + 1; j < list.length && list[j].type !== 'day_began' && list[j].type !== 'night_fell'; j++) {
+    if (OUTCOME.has(list[j].type) && !list[j].to) out.push(list[j]);
+  }
+  return { night: list[i].night || 0, events: out };
+}
+
+// nextStepText says what a hand-over leads to (the view's phase.next), as a host
+// would announce it: "#5 Ann, your minute", "The vote", "The city falls asleep".
+// me is the viewer's player id, if any. It returns '' when there is nothing to say.
+export function nextStepText(t, next, players, me) {
+  if (!next || !next.name) return '';
+  const who = next.speaker ? playerLabel(t, players, next.speaker) : '';
+  const mine = !!next.speaker && next.speaker === me;
+  switch (next.name) {
+    case 'intro':
+      return mine ? t('next.intro.you') : t('next.intro', { name: who });
+    case 'day':
+      if (next.reason === 'extra') return mine ? t('next.extra.you') : t('next.extra', { name: who });
+      return mine ? t('next.speech.you') : t('next.speech', { name: who });
+    case 'defence':
+      return mine ? t('next.defence.you') : t('next.defence', { name: who });
+    case 'last_word':
+      return mine ? t('next.last_word.you') : t('next.last_word', { name: who });
+    case 'vote':
+      return t('next.vote');
+    case 'vote_all':
+      return t('next.vote_all');
+    case 'night':
+      return t('next.night');
+    case 'night_doctor':
+      return t('next.night_doctor');
+    case 'morning':
+      return t('next.morning');
+    case 'count':
+      return t('next.count');
+    case 'game_over':
+      return t('next.game_over');
+    default:
+      return '';
+  }
+}
+
+// seatsDrawn reports whether the seats were just drawn by lot and are worth
+// announcing: the rules draw them, and the game is in the hand-over after the
+// deal or in its first night.
+export function seatsDrawn(view) {
+  const p = view && view.phase;
+  if (!p || !view.rules || !view.rules.drawSeats) return false;
+  return (p.name === 'lobby' && !!p.closing) || (p.name === 'night' && p.night === 1);
+}

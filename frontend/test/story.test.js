@@ -2,7 +2,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { makeT, LANGS } from '../js/i18n.js';
-import { eventText, voteLines, story, playerIndex, playerLabel, announcements, lastVote, tidy } from '../js/story.js';
+import { eventText, voteLines, story, playerIndex, playerLabel, announcements, lastVote, tidy, nightOutcome, nextStepText, seatsDrawn } from '../js/story.js';
 
 const players = playerIndex([
   { id: 'p1', seat: 1, name: 'Аня' }, { id: 'p2', seat: 2, name: 'Bob' }, { id: 'p3', seat: 3, name: '<b>Eve</b>' },
@@ -104,6 +104,7 @@ test('announcements are the news since night fell or morning came', () => {
   assert.deepEqual(announcements(evs).map((e) => e.type), ['morning', 'killed']);
   assert.equal(lastVote([{ type: 'vote_result', day: 1 }, { type: 'vote_result', day: 2 }, { type: 'morning' }]).day, 2);
   assert.equal(lastVote([]), null);
+  assert.equal(lastVote([{ type: 'vote_result', day: 1 }, { type: 'night_fell' }, { type: 'morning' }]), null);
 });
 
 test('every event type of the rules engine has a sentence', () => {
@@ -159,4 +160,46 @@ test('no tally line ends with a dangling dash', () => {
     assert.equal(lines.length, 1, `${lang}: ${lines}`);
     for (const l of lines) assert.ok(!/[—–-]\s*$/.test(l), `${lang}: "${l}"`);
   }
+});
+
+test('the day opens with what the night brought', () => {
+  const evs = [
+    { type: 'night_fell', night: 2 }, { type: 'act', night: 2, actor: 'p1', target: 'p2', result: 'kill', to: 'mod' },
+    { type: 'morning', night: 2 }, { type: 'commissar', night: 2, result: 'right' }, { type: 'killed', night: 2, target: 'p2' },
+    { type: 'role', night: 2, target: 'p2', role: 'doctor' }, { type: 'checked', night: 2, actor: 'p3', target: 'p1', result: 'black', to: 'p3' },
+    { type: 'day_began', day: 2 }, { type: 'nominated', day: 2, actor: 'p1', target: 'p3' },
+  ];
+  const out = nightOutcome(evs);
+  assert.equal(out.night, 2);
+  assert.deepEqual(out.events.map((e) => e.type), ['commissar', 'killed', 'role']);
+  // A quiet night says so; a night that has fallen again has no outcome yet.
+  assert.deepEqual(nightOutcome([{ type: 'morning', night: 3 }, { type: 'missed', night: 3 }]).events.map((e) => e.type), ['missed']);
+  assert.equal(nightOutcome([...evs, { type: 'night_fell', night: 3 }]), null);
+  assert.equal(nightOutcome([{ type: 'started' }]), null);
+});
+
+test('the hand-over names what comes next, in every language', () => {
+  for (const lang of LANGS) {
+    const t = makeT(lang);
+    const said = (next, me) => nextStepText(t, next, players, me);
+    assert.ok(said({ name: 'day', speaker: 'p2' }).includes('Bob'), `${lang}: ${said({ name: 'day', speaker: 'p2' })}`);
+    assert.ok(!said({ name: 'day', speaker: 'p2' }, 'p2').includes('Bob'), `${lang}: the speaker is told "your minute"`);
+    for (const name of ['intro', 'defence', 'last_word']) assert.ok(said({ name, speaker: 'p1' }).includes('Аня'), `${lang} ${name}`);
+    for (const name of ['vote', 'vote_all', 'night', 'night_doctor', 'morning', 'count', 'game_over']) {
+      const text = said({ name });
+      assert.ok(text && !/^next\./.test(text), `${lang} ${name}: ${text}`);
+    }
+    assert.equal(said(null), '');
+    assert.equal(said({ name: 'from_the_future' }), '');
+  }
+  assert.equal(nextStepText(makeT('en'), { name: 'day', speaker: 'p5x' }, players, null), 'someone, your minute');
+});
+
+test('the seats drawn by lot are announced after the deal and in the first night', () => {
+  const rules = { drawSeats: true };
+  assert.ok(seatsDrawn({ rules, phase: { name: 'lobby', closing: true } }));
+  assert.ok(seatsDrawn({ rules, phase: { name: 'night', night: 1 } }));
+  assert.ok(!seatsDrawn({ rules, phase: { name: 'lobby' } }));
+  assert.ok(!seatsDrawn({ rules, phase: { name: 'night', night: 2 } }));
+  assert.ok(!seatsDrawn({ rules: { drawSeats: false }, phase: { name: 'night', night: 1 } }));
 });
