@@ -114,7 +114,7 @@ func (s *studio) capture(p *page, scene, ready string) {
 		if err != nil {
 			s.t.Fatalf("%s %s %s: screenshot: %v", size, scene, lang, err)
 		}
-		file := filepath.Join(s.dir, fmt.Sprintf("%s-%s-%s.jpg", size, scene, lang))
+		file := filepath.Join(s.dir, fmt.Sprintf("%s-%s-%s.png", size, scene, lang))
 		if err := os.WriteFile(file, png, 0o644); err != nil {
 			s.t.Fatal(err)
 		}
@@ -205,6 +205,20 @@ func TestScreens(t *testing.T) {
 	s.capture(s.phone, "lobby", phase("lobby"))
 	s.open(s.screen, host(g), nil, phase("lobby")+` && document.querySelector('img.qr').complete`)
 	s.capture(s.screen, "lobby", phase("lobby"))
+	// The sound switches, on every shared screen: the narrator starts off (a
+	// browser lets a page speak only after a tap), the time signals on; each
+	// switch is one tap, and the screen remembers it.
+	pressed := func(action string) string {
+		var v string
+		s.screen.eval(fmt.Sprintf(`document.querySelector('[data-action=%s]').getAttribute('aria-pressed')`, action), &v)
+		return v
+	}
+	if pressed("voice") != "false" || pressed("cues") != "true" {
+		t.Errorf("sound at first: narrator %s, signals %s; want off and on", pressed("voice"), pressed("cues"))
+	}
+	s.screen.mustTap(`[data-action=voice]`, 5*time.Second)
+	s.screen.mustTap(`[data-action=cues]`, 5*time.Second)
+	s.screen.waitFor("the sound switched", `localStorage.getItem('cs.voice') === 'true' && localStorage.getItem('cs.cues') === 'false' && document.querySelector('[data-action=voice]').getAttribute('aria-pressed') === 'true' && document.querySelector('[data-action=cues]').getAttribute('aria-pressed') === 'false'`, 5*time.Second)
 	// The public screen opened at another address than the server's public one
 	// (localhost, not 127.0.0.1) prints the join link the QR code holds.
 	s.screen.navigate(strings.Replace(srv.URL, "127.0.0.1", "localhost", 1) + "/?p=1#screen=" + g.Code)
@@ -503,8 +517,7 @@ func TestScreens(t *testing.T) {
 	t.Logf("%d screenshots in %s", s.shots, s.dir)
 }
 
-// fullScreenshot takes the whole page, below the fold too, as a JPEG: a PNG of
-// a long page takes longer to make and is not easier to read.
+// fullScreenshot takes the whole page as a PNG, below the fold too.
 func fullScreenshot(ctx context.Context) ([]byte, error) {
-	return chromedp.Run(ctx, chromedp.FullScreenshot(85))
+	return chromedp.Run(ctx, chromedp.FullScreenshot(100))
 }

@@ -179,7 +179,11 @@ export function story(events, ctx, { withLobby = false, skip = null } = {}) {
     const text = eventText(ev, ctx);
     if (text === null) continue;
     const item = { type: ev.type, text };
-    if (ev.type === 'vote_result') item.lines = voteLines(ev, ctx);
+    if (ev.type === 'vote_result') {
+      // A vote nobody voted in has nothing to list; the verdict after it says so.
+      item.lines = voteLines(ev, ctx);
+      if (!item.lines.length) continue;
+    }
     current.items.push(item);
   }
   return chapters.filter((c) => c.items.length > 0);

@@ -96,6 +96,8 @@ test('the story groups events by night and day', () => {
   assert.deepEqual(chapters[2].items.map((i) => i.type), ['day_began', 'vote_result']);
   assert.deepEqual(chapters[2].items[1].lines, ['#2 Bob: 1 vote — #1 Аня']);
   assert.equal(story([{ type: 'joined', target: 'p1' }], { t, players, rules: {} }).length, 0);
+  assert.deepEqual(story([{ type: 'day_began', day: 2 }, { type: 'vote_result', day: 2, ballots: [] }, { type: 'acquitted', day: 2, result: 'no_votes' }],
+    { t, players, rules: {} })[0].items.map((i) => i.type), ['day_began', 'acquitted']);
   assert.equal(story([{ type: 'joined', target: 'p1' }], { t, players, rules: {} }, { withLobby: true }).length, 1);
 });
 
