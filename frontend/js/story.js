@@ -262,9 +262,8 @@ export function nextStepText(t, next, players, me) {
     case 'vote_all':
       return t('next.vote_all');
     case 'night':
-      return t('next.night');
-    case 'night_doctor':
-      return t('next.night_doctor');
+      // A night's later wake (Options.Wakes) follows its first without a morning.
+      return next.wake > 1 ? t('next.wake') : t('next.night');
     case 'morning':
       return t('next.morning');
     case 'count':

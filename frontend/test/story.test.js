@@ -187,7 +187,8 @@ test('the hand-over names what comes next, in every language', () => {
     assert.ok(said({ name: 'day', speaker: 'p2' }).includes('Bob'), `${lang}: ${said({ name: 'day', speaker: 'p2' })}`);
     assert.ok(!said({ name: 'day', speaker: 'p2' }, 'p2').includes('Bob'), `${lang}: the speaker is told "your minute"`);
     for (const name of ['intro', 'defence', 'last_word']) assert.ok(said({ name, speaker: 'p1' }).includes('Аня'), `${lang} ${name}`);
-    for (const name of ['vote', 'vote_all', 'night', 'night_doctor', 'morning', 'count', 'game_over']) {
+    assert.notEqual(said({ name: 'night', wake: 2 }), said({ name: 'night', wake: 1 }), `${lang}: a second wake is not nightfall`);
+    for (const name of ['vote', 'vote_all', 'night', 'morning', 'count', 'game_over']) {
       const text = said({ name });
       assert.ok(text && !/^next\./.test(text), `${lang} ${name}: ${text}`);
     }

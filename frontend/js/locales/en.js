@@ -293,7 +293,7 @@ export default {
   'next.vote': 'The vote',
   'next.vote_all': 'The vote: shall they leave?',
   'next.night': 'The city falls asleep',
-  'next.night_doctor': 'The Doctor wakes up',
+  'next.wake': 'The night goes on: everyone taps again',
   'next.morning': 'The city wakes up',
   'next.count': 'All votes are in: the count',
   'next.game_over': 'The game is decided',

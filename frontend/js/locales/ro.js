@@ -283,7 +283,7 @@ export default {
   'next.vote': 'Votul',
   'next.vote_all': 'Votul: pleacă sau rămân?',
   'next.night': 'Orașul adoarme',
-  'next.night_doctor': 'Se trezește Doctorul',
+  'next.wake': 'Noaptea continuă: toți aleg din nou',
   'next.morning': 'Orașul se trezește',
   'next.count': 'Au votat toți: se numără voturile',
   'next.game_over': 'Jocul s-a decis',

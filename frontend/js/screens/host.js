@@ -85,7 +85,7 @@ export function hostScreen(app, code, token) {
     // their events.
     const next = v.phase.closing && v.phase.next ? v.phase.next : null;
     const nextKey = next ? `${v.version}:${next.name}:${next.speaker || ''}` : '';
-    const sayNext = next && !['night', 'morning', 'night_doctor'].includes(next.name) && nextKey !== spokenNext && spokenUpTo >= 0;
+    const sayNext = next && !['night', 'morning'].includes(next.name) && nextKey !== spokenNext && spokenUpTo >= 0;
     if (nextKey) spokenNext = nextKey;
     if (spokenUpTo < 0 || spokenUpTo > evs.length) {
       spokenUpTo = evs.length; // never read out the past on opening the page

@@ -175,9 +175,11 @@ export function playerScreen(app, code) {
     if (!prev || v.phase.closing || v.phase.resuming) return;
     const needs = (view) => (view.actions || []).some((a) => a.type !== 'leave' && a.type !== 'raise_hand' && a.type !== 'reveal' && a.type !== 'withdraw');
     const key = (view) => `${view.phase.name}:${view.phase.day}:${view.phase.night}:${view.phase.wake || 0}:${view.phase.speaker || ''}:${view.phase.reason || ''}`;
+    // A vote taken back to be cast again is the player's own doing, not a turn.
+    const unvoted = key(prev) === key(v) && (prev.actions || []).some((a) => a.type === 'withdraw');
     let text = null;
     if (prev.phase.name === 'night' && v.phase.name !== 'night') text = app.t('wake.morning');
-    else if (needs(v) && (!needs(prev) || key(prev) !== key(v))) text = wakeText(app.t, v);
+    else if (needs(v) && !unvoted && (!needs(prev) || key(prev) !== key(v))) text = wakeText(app.t, v);
     if (!text) return;
     buzz();
     wakeCard(text);
