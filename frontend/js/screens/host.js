@@ -56,8 +56,11 @@ export function hostScreen(app, code, token) {
   });
   app.session = session;
   document.documentElement.classList.add('screen-mode');
-  // A page may sound only after a tap on it: the first one wakes the time signals.
-  document.addEventListener('pointerdown', unlockAudio);
+  // A page may sound only after a tap on it: a tap wakes the time signals. The
+  // audio is made just after the tap, not in it: its first start takes half a
+  // second, which the tap itself need not wait for.
+  const wakeAudio = () => { if (cues) setTimeout(unlockAudio, 0); };
+  document.addEventListener('pointerdown', wakeAudio);
   const signals = setInterval(signal, 250);
   session.start();
   render();
@@ -127,8 +130,10 @@ export function hostScreen(app, code, token) {
       onCues: (on) => {
         cues = on;
         api.prefs.setCues(on);
-        unlockAudio();
-        if (on) cue('soon');
+        if (on) {
+          unlockAudio();
+          cue('soon'); // what the signal sounds like
+        }
         render();
       },
     });
@@ -376,7 +381,7 @@ export function hostScreen(app, code, token) {
     unmount() {
       session.stop();
       clearInterval(signals);
-      document.removeEventListener('pointerdown', unlockAudio);
+      document.removeEventListener('pointerdown', wakeAudio);
       document.documentElement.classList.remove('screen-mode');
     },
     rerender: render,
