@@ -78,13 +78,13 @@ type gameOpts struct {
 	plan      plan
 }
 
-// newGame opens the home screen on the host's 1920×1080 screen, creates a game
+// newGame opens the home screen on the host's 1280×800 screen, creates a game
 // through the form and seats ten phones through the join link.
 func newGame(t *testing.T, srv *testServer, b *browser, o gameOpts) *game {
 	t.Helper()
 	g := &game{t: t, srv: srv, b: b, preset: o.preset, lang: o.lang, moderator: o.moderator, deal: map[string]rules.Role{},
 		shots: map[string]bool{}, plan: o.plan, phaseSeen: map[string]bool{}, viewsChecked: map[string]int{}, nightChecked: map[string]bool{}}
-	g.host = b.newPage(t, "host", 1920, 1080)
+	g.host = b.newPage(t, "host", 1280, 800)
 	h := g.host
 	h.navigate(srv.URL + "/")
 	h.waitFor("the home screen", `document.querySelector('form.new-game')`, 20*time.Second)

@@ -50,7 +50,7 @@ func TestHomeAndLinks(t *testing.T) {
 	phone.screenshot("home-ro-custom-360")
 
 	// The share link starts a game with those rules at once, on the host's screen.
-	screen := b.newPage(t, "screen", 1920, 1080)
+	screen := b.newPage(t, "screen", 1280, 800)
 	screen.navigate(share)
 	screen.waitFor("the lobby of the shared rules", `document.querySelector('main[data-phase=lobby] img.qr')`, 20*time.Second)
 	var code string
@@ -83,9 +83,9 @@ func TestHomeAndLinks(t *testing.T) {
 		t.Errorf("joining by code went to %s", path)
 	}
 
-	// An unknown code says so.
+	// An unknown code says so, and offers another code instead of a seat.
 	phone.navigate(srv.URL + "/join/ZZZZZZ")
-	phone.waitFor("the unknown game message", `document.querySelector('form.join .error')`, 20*time.Second)
+	phone.waitFor("the unknown game message", `document.querySelector('[data-end=unknown]') && !document.querySelector('form.join')`, 20*time.Second)
 	phone.screenshot("join-unknown-ro-360")
 
 	for _, p := range []*page{phone, screen} {

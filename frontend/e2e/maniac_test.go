@@ -34,7 +34,7 @@ func TestManiacGame(t *testing.T) {
 		},
 	}})
 	// The public shared screen, on a second display.
-	g.screen = b.newPage(t, "public screen", 1920, 1080)
+	g.screen = b.newPage(t, "public screen", 1280, 800)
 	g.screen.navigate(srv.URL + "/#screen=" + g.code)
 	g.screen.waitFor("the public lobby", `document.querySelector('main[data-phase=lobby] img.qr')`, 20*time.Second)
 	var controls bool

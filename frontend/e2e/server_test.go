@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"citysleeps/shared/httpapi"
 	"citysleeps/shared/rules"
@@ -35,20 +36,31 @@ type testServer struct {
 
 func startServer(t *testing.T) *testServer {
 	t.Helper()
+	return startServerAt(t, nil)
+}
+
+// startServerAt is startServer on the clock now (nil: the real one). The API's
+// Date header follows it too, so that the pages count down on the game's time.
+func startServerAt(t *testing.T, now func() time.Time) *testServer {
+	t.Helper()
 	st, err := store.OpenBolt(filepath.Join(t.TempDir(), "games.db"))
 	if err != nil {
 		t.Fatalf("open store: %v", err)
 	}
 	t.Cleanup(func() { st.Close() })
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	svc := service.New(st, service.WithLogger(quiet))
+	opts := []service.Option{service.WithLogger(quiet)}
+	if now != nil {
+		opts = append(opts, service.WithClock(now))
+	}
+	svc := service.New(st, opts...)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	base := "http://" + ln.Addr().String()
-	api := httpapi.New(httpapi.Config{Games: svc, PublicURL: base, Logger: quiet})
-	rec := &recorder{tokens: map[string]string{}, blocked: map[string]bool{}}
+	api := httpapi.New(httpapi.Config{Games: svc, PublicURL: base, Logger: quiet, Now: now})
+	rec := &recorder{tokens: map[string]string{}, blocked: map[string]bool{}, now: now}
 	mux := http.NewServeMux()
 	mux.Handle("/api/", rec.wrap(api))
 	mux.Handle("/", httpapi.Static(os.DirFS(frontendDir(t))))
@@ -106,6 +118,7 @@ type recorder struct {
 	exchanges []exchange
 	tokens    map[string]string // player token -> player id; host token -> "host"
 	blocked   map[string]bool   // tokens whose requests fail as a dropped connection
+	now       func() time.Time  // the server's clock, when it is not the real one
 }
 
 func (r *recorder) wrap(next http.Handler) http.Handler {
@@ -123,6 +136,9 @@ func (r *recorder) wrap(next http.Handler) http.Handler {
 				}
 			}
 			panic(http.ErrAbortHandler)
+		}
+		if r.now != nil {
+			w.Header().Set("Date", r.now().UTC().Format(http.TimeFormat))
 		}
 		cw := &captureWriter{ResponseWriter: w, status: http.StatusOK}
 		next.ServeHTTP(cw, req)

@@ -45,6 +45,7 @@ export const createGame = (req) => request('POST', '/api/games', { body: req });
 export const joinGame = (code, name) => request('POST', `/api/games/${enc(code)}/players`, { body: { name } });
 export const getView = (code, token, etag) => request('GET', `/api/games/${enc(code)}`, { token, etag });
 export const postAction = (code, token, action) => request('POST', `/api/games/${enc(code)}/actions`, { token, body: action });
+export const playAgain = (code, token) => request('POST', `/api/games/${enc(code)}/next`, { token });
 export const qrUrl = (code) => `/api/games/${enc(code)}/qr.svg`;
 
 // newId makes a client action id: random, so that a retried request is applied once.
@@ -109,6 +110,9 @@ export const prefs = {
   setLang: (l) => set('cs.lang', l),
   voice: () => get('cs.voice') === true,
   setVoice: (on) => set('cs.voice', !!on),
+  // The time signals are on unless switched off.
+  cues: () => get('cs.cues') !== false,
+  setCues: (on) => set('cs.cues', !!on),
   last: () => get('cs.last'),
   setLast: (v) => set('cs.last', v),
 };

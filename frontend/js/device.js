@@ -85,3 +85,52 @@ export function say(lang, sentences) {
     speechSynthesis.speak(u);
   }
 }
+
+// hush stops whatever the narrator is saying and has queued.
+export function hush() {
+  if (canSpeak()) speechSynthesis.cancel();
+}
+
+// The time signals are made on the spot with WebAudio: no sound files. A
+// browser lets a page sound only after a tap or a key on it, so the context is
+// made, or woken, by unlockAudio on the first one.
+let audio = null;
+
+// unlockAudio makes the page's audio context, or resumes it, from a user gesture.
+export function unlockAudio() {
+  try {
+    const Ctx = window.AudioContext || window.webkitAudioContext;
+    if (!Ctx) return;
+    if (!audio) audio = new Ctx();
+    if (audio.state === 'suspended') audio.resume().catch(() => {});
+  } catch {
+    audio = null;
+  }
+}
+
+// CUES are the signals: 'soon' two short high beeps (ten seconds left), 'end' one
+// longer low tone (time is up).
+const CUES = {
+  soon: [[880, 0, 0.12], [880, 0.2, 0.12]],
+  end: [[440, 0, 0.5]],
+};
+
+// cue plays a time signal; it does nothing until the page has been tapped.
+export function cue(kind) {
+  const notes = CUES[kind];
+  if (!audio || !notes || audio.state !== 'running') return;
+  const start = audio.currentTime + 0.02;
+  for (const [freq, at, len] of notes) {
+    const osc = audio.createOscillator();
+    const gain = audio.createGain();
+    osc.type = 'sine';
+    osc.frequency.value = freq;
+    // A short ramp in and out, so the tone starts and stops without a click.
+    gain.gain.setValueAtTime(0.0001, start + at);
+    gain.gain.exponentialRampToValueAtTime(0.3, start + at + 0.02);
+    gain.gain.exponentialRampToValueAtTime(0.0001, start + at + len);
+    osc.connect(gain).connect(audio.destination);
+    osc.start(start + at);
+    osc.stop(start + at + len + 0.05);
+  }
+}

@@ -51,3 +51,14 @@ export function skewFrom(dateHeader, receivedMs) {
   const skew = server + 500 - receivedMs;
   return Math.abs(skew) < 1500 ? 0 : skew;
 }
+
+// timeSignal says which time signal a countdown that went from prev to now
+// seconds left sounds: 'soon' as it reaches ten seconds, 'end' as it reaches
+// zero, otherwise null. prev is null when the countdown was not running before
+// (a new step, or a page just opened), which sounds nothing.
+export function timeSignal(prev, now) {
+  if (prev === null || prev === undefined || now === null || now === undefined || now >= prev) return null;
+  if (now <= 0) return 'end';
+  if (now <= 10 && prev > 10) return 'soon';
+  return null;
+}

@@ -45,6 +45,7 @@ export const OPTIONS = [
   { key: 'tieRepeats', type: 'int', min: 0, max: 5, group: 'day' },
   { key: 'fourLeftNoRevote', type: 'bool', group: 'day' },
   { key: 'halfVote', type: 'bool', group: 'day' },
+  { key: 'voteChange', type: 'bool', group: 'day' },
   { key: 'lastWords', type: 'choice', choices: ['all', 'town_night', 'sheriff_night', 'none'], group: 'day' },
   { key: 'testament', type: 'bool', group: 'day' },
   { key: 'testamentKills', type: 'bool', group: 'day' },
@@ -75,7 +76,7 @@ export function presetOptions(name) {
     drawSeats: true, mafiaKill: 'unanimous', eyesClosed: true, firstNightMeeting: true, introRound: false,
     voting: 'nominees', nominationsPerSpeech: 1, maxNominees: 0, nomineeDefence: false,
     day1SingleNomineeStays: true, nonVoters: 'last_nominee', ties: 'car_crash', tieRepeats: 1,
-    fourLeftNoRevote: true, halfVote: false, lastWords: 'all',
+    fourLeftNoRevote: true, halfVote: false, voteChange: false, lastWords: 'all',
     commissar: 'check', testament: false, testamentKills: false, revealAfter: 0, doubleDeath: false,
     donChecks: true, doctorVictims: false, doctorOncePerPlayer: false, doctorNamesPatient: false,
     maniacSide: 'alone', loneManiac: 'last_two', warningsToMute: 3, warningsToRemove: 4, forbiddenWords: 'warning',
@@ -91,7 +92,7 @@ export function presetOptions(name) {
         openRoles: true, win: 'elimination', mafiaKill: 'majority', eyesClosed: false,
         voting: 'anyone', nonVoters: 'abstain', ties: 'revote',
         day1SingleNomineeStays: false, fourLeftNoRevote: false,
-        lastWords: 'sheriff_night', testament: true, warningsToMute: 0, warningsToRemove: 0,
+        lastWords: 'sheriff_night', testament: true, warningsToMute: 0, warningsToRemove: 0, voteChange: true,
       });
       break;
     case 'party':
@@ -101,7 +102,7 @@ export function presetOptions(name) {
         mafiaKill: 'majority', eyesClosed: false, commissar: 'public', revealAfter: 1, doubleDeath: true,
         maxNominees: 3, nomineeDefence: true, day1SingleNomineeStays: false, fourLeftNoRevote: false,
         nonVoters: 'abstain', ties: 'revote', tieRepeats: 2, lastWords: 'none',
-        warningsToMute: 0, warningsToRemove: 0,
+        warningsToMute: 0, warningsToRemove: 0, voteChange: true,
       });
       break;
     case 'maniac':

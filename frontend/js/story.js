@@ -77,7 +77,8 @@ export function eventText(ev, ctx) {
     case 'not_voted':
       return t(ev.result === 'lost' ? 'ev.not_voted.lost' : 'ev.not_voted.wait', params);
     case 'tie':
-      return t(ev.result === 'four_left' || ev.result === 'half_vote' ? 'ev.tie.' + ev.result : 'ev.tie', params);
+      if (ev.result === 'four_left' || ev.result === 'half_vote') return t('ev.tie.' + ev.result, params);
+      return t('ev.tie', { names: names(ctx, ev.targets || [ev.target]) });
     case 'eliminated':
       return t('ev.eliminated.' + (['testament', 'reveal'].includes(ev.result) ? ev.result : 'vote'), params);
     case 'acquitted': {
@@ -115,9 +116,11 @@ function withFoul(text, ev, t) {
 export function voteLines(ev, ctx) {
   const { t } = ctx;
   if (isYesNo(ev)) {
+    // A side nobody voted for has no line: "Stay: 0 votes — " says nothing.
     const { yes, no } = yesNo(ev.ballots);
-    const out = [t('tally.yes', { count: yes.length, voters: names(ctx, yes) })];
-    out.push(t('tally.no', { count: no.length, voters: names(ctx, no) }));
+    const out = [];
+    if (yes.length) out.push(t('tally.yes', { count: yes.length, voters: names(ctx, yes) }));
+    if (no.length) out.push(t('tally.no', { count: no.length, voters: names(ctx, no) }));
     return out;
   }
   const { rows, abstained } = tally(ev.ballots);
@@ -132,6 +135,30 @@ export function voteLines(ev, ctx) {
 
 const LOBBY_EVENTS = new Set(['joined', 'left', 'kicked']);
 
+// tidy makes the events read once each. Once the game is over every event is
+// visible, and a night act is there twice: the moderator's record of it (act)
+// and what its maker saw (a black player's aim, a check with its answer). The
+// aim and the bare check go, the answered check stays. The players tied for
+// the most votes, one event each, become one event with targets.
+export function tidy(events) {
+  const list = events || [];
+  const key = (e) => `${e.night || 0}:${e.actor || ''}:${e.target || ''}`;
+  const acts = new Set(list.filter((e) => e.type === 'act' && e.result === 'kill').map(key));
+  const answered = new Set(list.filter((e) => e.type === 'checked').map(key));
+  const out = [];
+  for (const e of list) {
+    if (e.type === 'shot' && acts.has(key(e))) continue;
+    if (e.type === 'act' && e.result === 'check' && answered.has(key(e))) continue;
+    const prev = out[out.length - 1];
+    if (e.type === 'tie' && !e.result && prev && prev.type === 'tie' && !prev.result && prev.day === e.day) {
+      out[out.length - 1] = { ...prev, targets: [...(prev.targets || [prev.target]), e.target] };
+      continue;
+    }
+    out.push(e);
+  }
+  return out;
+}
+
 // story groups events into chapters (the lobby, each night, each day) of
 // sentences: [{title, items: [{type, text, lines?}]}]. Lobby comings and goings are
 // left out unless withLobby is set.
@@ -143,7 +170,7 @@ export function story(events, ctx, { withLobby = false, skip = null } = {}) {
     current = { title, items: [] };
     chapters.push(current);
   };
-  for (const ev of events || []) {
+  for (const ev of tidy(events)) {
     if (!withLobby && LOBBY_EVENTS.has(ev.type)) continue;
     if (skip && skip(ev)) continue;
     if (ev.type === 'night_fell') open(t('chapter.night', { night: ev.night || 0 }));
@@ -152,15 +179,23 @@ export function story(events, ctx, { withLobby = false, skip = null } = {}) {
     const text = eventText(ev, ctx);
     if (text === null) continue;
     const item = { type: ev.type, text };
-    if (ev.type === 'vote_result') item.lines = voteLines(ev, ctx);
+    if (ev.type === 'vote_result') {
+      // A vote nobody voted in has nothing to list; the verdict after it says so.
+      item.lines = voteLines(ev, ctx);
+      if (!item.lines.length) continue;
+    }
     current.items.push(item);
   }
   return chapters.filter((c) => c.items.length > 0);
 }
 
-// lastVote returns the latest vote_result event, or null.
+// lastVote returns the latest vote_result event, or null, also when a night has
+// fallen since: yesterday's vote is no longer news.
 export function lastVote(events) {
-  for (let i = (events || []).length - 1; i >= 0; i--) if (events[i].type === 'vote_result') return events[i];
+  for (let i = (events || []).length - 1; i >= 0; i--) {
+    if (events[i].type === 'vote_result') return events[i];
+    if (events[i].type === 'night_fell') return null;
+  }
   return null;
 }
 
@@ -181,3 +216,70 @@ export function announcements(events) {
 // SPOKEN are the event types a host would say aloud.
 export const SPOKEN = new Set(['night_fell', 'morning', 'killed', 'missed', 'healed', 'treated', 'sheriff_missed',
   'commissar', 'day_began', 'eliminated', 'acquitted', 'defended', 'tie', 'not_voted', 'revealed', 'removed', 'game_over', 'role']);
+
+// OUTCOME are the events that tell what a night brought, announced as the day
+// opens.
+const OUTCOME = new Set(['killed', 'missed', 'healed', 'treated', 'sheriff_missed', 'commissar', 'role', 'eliminated']);
+
+// nightOutcome returns what the last night brought, when the city has woken from
+// it and no night has fallen since: {night, events}, the events that tell it in
+// order (who was killed, and the card shown, or that nobody died; who was healed;
+// the Commissar's public check), or null.
+export function nightOutcome(events) {
+  const list = events || [];
+  let i = list.length - 1;
+  while (i >= 0 && list[i].type !== 'morning') {
+    if (list[i].type === 'night_fell') return null;
+    i--;
+  }
+  if (i < 0) return null;
+  const out = [];
+  for (let j = i + 1; j < list.length && list[j].type !== 'day_began' && list[j].type !== 'night_fell'; j++) {
+    if (OUTCOME.has(list[j].type) && !list[j].to) out.push(list[j]);
+  }
+  return { night: list[i].night || 0, events: out };
+}
+
+// nextStepText says what a hand-over leads to (the view's phase.next), as a host
+// would announce it: "#5 Ann, your minute", "The vote", "The city falls asleep".
+// me is the viewer's player id, if any. It returns '' when there is nothing to say.
+export function nextStepText(t, next, players, me) {
+  if (!next || !next.name) return '';
+  const who = next.speaker ? playerLabel(t, players, next.speaker) : '';
+  const mine = !!next.speaker && next.speaker === me;
+  switch (next.name) {
+    case 'intro':
+      return mine ? t('next.intro.you') : t('next.intro', { name: who });
+    case 'day':
+      if (next.reason === 'extra') return mine ? t('next.extra.you') : t('next.extra', { name: who });
+      return mine ? t('next.speech.you') : t('next.speech', { name: who });
+    case 'defence':
+      return mine ? t('next.defence.you') : t('next.defence', { name: who });
+    case 'last_word':
+      return mine ? t('next.last_word.you') : t('next.last_word', { name: who });
+    case 'vote':
+      return t('next.vote');
+    case 'vote_all':
+      return t('next.vote_all');
+    case 'night':
+      // A night's later wake (Options.Wakes) follows its first without a morning.
+      return next.wake > 1 ? t('next.wake') : t('next.night');
+    case 'morning':
+      return t('next.morning');
+    case 'count':
+      return t('next.count');
+    case 'game_over':
+      return t('next.game_over');
+    default:
+      return '';
+  }
+}
+
+// seatsDrawn reports whether the seats were just drawn by lot and are worth
+// announcing: the rules draw them, and the game is in the hand-over after the
+// deal or in its first night.
+export function seatsDrawn(view) {
+  const p = view && view.phase;
+  if (!p || !view.rules || !view.rules.drawSeats) return false;
+  return (p.name === 'lobby' && !!p.closing) || (p.name === 'night' && p.night === 1);
+}

@@ -2,7 +2,7 @@
 
 import { h } from './dom.js';
 import { LANGS, LANG_NAMES, roleKey } from './i18n.js';
-import { playerLabel, playerIndex, story, roleName } from './story.js';
+import { playerLabel, playerIndex, story, roleName, eventText, nightOutcome, nextStepText } from './story.js';
 
 // ICONS pair every state with a symbol, so that no state is told by colour alone.
 export const ICON = {
@@ -26,16 +26,19 @@ export function langSelect(t, current, onChange) {
   return sel;
 }
 
-// topbar: the room code, the viewer, the connection state and the language.
+// topbar: the room code, the connection state and the language on one row that
+// never wraps, and below it, on a phone, whose seat this is, in full: a name is
+// never cut short.
 export function topbar(t, { code, who, session, lang, onLang }) {
   const live = !session || session.live;
   return h('header', { class: 'topbar' },
-    h('a', { class: ['brand', code && 'with-code'], href: '/', 'aria-label': t('common.home') }, h('span', { class: 'moon', 'aria-hidden': 'true' }, '☾'), h('span', { class: 'brand-text' }, t('app.title'))),
-    code ? h('span', { class: 'code-chip', 'aria-label': t('host.code_is', { code }) }, code) : null,
-    who ? h('span', { class: 'who', dataset: { me: '' } }, who) : null,
-    session ? h('span', { class: ['conn', live ? 'ok' : 'bad'], role: 'status', title: live ? t('conn.live') : t('conn.stale') },
-      live ? '●' : '⚠', h('span', { class: 'conn-text' }, ' ' + (live ? t('conn.live') : t('conn.stale')))) : null,
-    langSelect(t, lang, onLang),
+    h('div', { class: 'topbar-row' },
+      h('a', { class: ['brand', code && 'with-code'], href: '/', 'aria-label': t('common.home') }, h('span', { class: 'moon', 'aria-hidden': 'true' }, '☾'), h('span', { class: 'brand-text' }, t('app.title'))),
+      code ? h('span', { class: 'code-chip', 'aria-label': t('host.code_is', { code }) }, code) : null,
+      session ? h('span', { class: ['conn', live ? 'ok' : 'bad'], role: 'status', title: live ? t('conn.live') : t('conn.stale'), 'aria-label': live ? t('conn.live') : t('conn.stale') },
+        live ? '●' : '⚠', h('span', { class: 'conn-text' }, ' ' + (live ? t('conn.live') : t('conn.stale')))) : null,
+      langSelect(t, lang, onLang)),
+    who ? h('p', { class: 'who', dataset: { me: '' } }, h('span', { class: 'you-mark', 'aria-hidden': 'true' }, ICON.you), ' ', who) : null,
     live ? null : h('div', { class: 'reconnecting', role: 'alert' }, '⚠ ' + t('conn.reconnecting')));
 }
 
@@ -129,38 +132,105 @@ export function storyList(t, view, opts = {}) {
       it.lines ? h('ul', { class: 'tally' }, it.lines.map((l) => h('li', null, l))) : null))))));
 }
 
-// rolesList shows everyone's card (game over, moderator).
+// rolesList shows everyone's card (game over, moderator): the name on a line of
+// its own, the card and how the player ended below it.
 export function rolesList(t, view) {
   return h('ul', { class: 'roles' }, view.players.map((pl) => h('li', { class: ['role-row', 'team-' + (pl.team || 'none'), !pl.alive && 'out'], dataset: { player: pl.id, role: pl.role || undefined } },
     h('span', { class: 'seat-no', 'aria-hidden': 'true' }, String(pl.seat)),
     h('span', { class: 'seat-main' },
       h('span', { class: 'seat-name' }, h('span', { class: 'sr-only' }, t('player.label', { seat: pl.seat, name: pl.name })), h('span', { 'aria-hidden': 'true' }, pl.name)),
-      h('span', { class: 'state' }, pl.removed ? ICON.removed + ' ' + t('seat.removed') : pl.alive ? ICON.alive + ' ' + t('seat.alive') : ICON.dead + ' ' + t('seat.dead'))),
-    h('span', { class: 'seat-role' }, pl.role ? (ICON[pl.team] || '') + ' ' + roleName(t, pl.role, view.rules) : '?'))));
+      h('span', { class: 'role-line' },
+        h('span', { class: 'seat-role' }, pl.role ? (ICON[pl.team] || '') + ' ' + roleName(t, pl.role, view.rules) : '?'),
+        h('span', { class: 'state' }, pl.removed ? ICON.removed + ' ' + t('seat.removed') : pl.alive ? ICON.alive + ' ' + t('seat.alive') : ICON.dead + ' ' + t('seat.dead')))))));
 }
 
+// LONG_WORD is the longest word of a name that fits a half-width target button
+// on a phone; with a longer one the buttons take the whole width, so that no name
+// breaks inside a word.
+const LONG_WORD = 9;
+
 // targetButtons: one big button per target player. opts.me marks the viewer's
-// own seat (data-me); opts.picked, when not undefined, makes the buttons a pick
-// to confirm, the picked one pressed.
-export function targetButtons(t, view, targets, onPick, { disabled, cls, focus, me, picked } = {}) {
+// own seat ("★ You", data-me), so that nobody picks themselves by mistake;
+// opts.picked, when not undefined, makes the buttons a pick to confirm, the
+// picked one pressed; opts.previous marks a choice made before and taken back
+// ("your last choice").
+export function targetButtons(t, view, targets, onPick, { disabled, cls, focus, me, picked, previous } = {}) {
   const idx = playerIndex(view.players);
-  return h('div', { class: ['targets', cls], dataset: { task: focus || 'target' } }, (targets || []).map((id) => {
+  const list = targets || [];
+  const wide = list.some((id) => {
     const p = idx.get(id);
-    const mine = me !== undefined && id === me;
+    return p && p.name.split(/[\s-]+/).some((w) => [...w].length > LONG_WORD);
+  });
+  return h('div', { class: ['targets', wide && 'wide', cls], dataset: { task: focus || 'target' } }, list.map((id) => {
+    const p = idx.get(id);
+    const mine = me !== undefined && me !== null && id === me;
     return h('button', {
-      type: 'button', class: ['target', mine && 'me', picked === id && 'picked'], disabled: !!disabled,
+      type: 'button', class: ['target', mine && 'me', picked === id && 'picked', previous === id && 'previous'], disabled: !!disabled,
       'aria-pressed': picked === undefined ? undefined : String(picked === id),
       dataset: { target: id, focus: (focus || 't') + ':' + id, me: mine ? '' : undefined },
       onclick: () => onPick(id),
     },
     h('span', { class: 'target-seat', 'aria-hidden': 'true' }, p ? String(p.seat) : '?'),
-    h('span', { class: 'target-name', 'aria-hidden': 'true' }, (p ? p.name : playerLabel(t, idx, id)) + (mine ? ' (' + t('player.you') + ')' : '')),
-    h('span', { class: 'sr-only' }, playerLabel(t, idx, id)));
+    h('span', { class: 'target-text', 'aria-hidden': 'true' },
+      h('span', { class: 'target-name' }, p ? p.name : playerLabel(t, idx, id)),
+      mine ? h('span', { class: 'target-tag' }, ICON.you + ' ' + t('seat.you')) : null,
+      previous === id ? h('span', { class: 'target-tag' }, '↺ ' + t('vote.previous')) : null),
+    h('span', { class: 'sr-only' }, playerLabel(t, idx, id) + (mine ? ', ' + t('seat.you') : '')));
   }));
+}
+
+// morningCard opens a day with what the night brought, in big letters: who was
+// killed (and the card shown), or that nobody died, who was healed, the
+// Commissar's public check. It is null outside the day that follows a night.
+export function morningCard(t, view, cls = 'card') {
+  const p = view.phase;
+  if (!['intro', 'last_word', 'day'].includes(p.name)) return null;
+  const out = nightOutcome(view.events);
+  if (!out) return null;
+  const ctx = { t, players: playerIndex(view.players), rules: view.rules };
+  const lines = out.events.map((e) => ({ type: e.type, text: eventText(e, ctx) })).filter((l) => l.text);
+  return h('section', { class: [cls, 'morning'], dataset: { screen: 'morning' }, 'aria-live': 'polite' },
+    h('h2', { class: 'morning-title' }, '☀ ' + t('morning.title', { night: out.night })),
+    lines.length
+      ? h('ul', { class: 'morning-news' }, lines.map((l) => h('li', { class: ['big-line', 'ev-' + l.type] }, l.text)))
+      : h('p', { class: 'big-line' }, t('morning.meeting')));
+}
+
+// seatingCard announces the seats drawn by lot: each seat's number and player,
+// and, on a phone, the viewer's own seat.
+export function seatingCard(t, view, { me, cls = 'card' } = {}) {
+  const mine = me ? view.players.find((p) => p.id === me) : null;
+  return h('section', { class: [cls, 'seating'], dataset: { screen: 'seating' } },
+    h('h2', null, '⚄ ' + t('seats.drawn')),
+    mine ? h('p', { class: 'big-line' }, ICON.you + ' ' + t('seats.yours', { seat: mine.seat })) : null,
+    h('p', { class: 'muted' }, t('seats.help')),
+    h('ol', { class: 'seating-list' }, view.players.map((p) => h('li', { class: ['seating-seat', p.id === me && 'me'] },
+      h('span', { class: 'seat-no', 'aria-hidden': 'true' }, String(p.seat)),
+      h('span', { class: 'seat-name' }, h('span', { class: 'sr-only' }, t('player.label', { seat: p.seat, name: p.name })), h('span', { 'aria-hidden': 'true' }, p.name))))));
+}
+
+// nextLine says, in a hand-over, what comes next ("#5 Ann, your minute"); the
+// session's tick counts down below it (closingLine).
+export function nextLine(t, view, me, cls = '') {
+  const text = nextStepText(t, view.phase.next, playerIndex(view.players), me);
+  return text ? h('p', { class: ['next-line', cls], dataset: { next: view.phase.next.name } }, text) : null;
 }
 
 export function roleTitle(t, role, rules) {
   return t(roleKey(role, rules));
+}
+
+// soundBar switches the shared screen's sounds: the narrator, who reads the
+// announcements aloud, and the time signals. state: {voice, cues}; onVoice and
+// onCues get the new setting.
+export function soundBar(t, { voice, cues, canVoice, onVoice, onCues }) {
+  const toggle = (on, action, onKey, offKey, icon, help, onClick) => h('button', {
+    type: 'button', class: ['secondary', 'toggle', on && 'on'], 'aria-pressed': on ? 'true' : 'false', dataset: { action }, title: t(help),
+    onclick: onClick,
+  }, h('span', { 'aria-hidden': 'true' }, icon + (on ? ' ✓' : ' ✗')), ' ' + t(on ? onKey : offKey));
+  return h('div', { class: 'sound-bar', role: 'group', 'aria-label': t('sound.title') },
+    canVoice ? toggle(voice, 'voice', 'host.voice.on', 'host.voice.off', '❝', 'sound.voice.help', () => onVoice(!voice)) : null,
+    toggle(cues, 'cues', 'host.cues.on', 'host.cues.off', '♪', 'sound.cues.help', () => onCues(!cues)));
 }
 
 // notice shows a one-time message from the session (an action that failed).

@@ -1,6 +1,6 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { clock, remaining, countdown, closingSeconds, skewFrom } from '../js/format.js';
+import { clock, remaining, countdown, closingSeconds, skewFrom, timeSignal } from '../js/format.js';
 
 test('clock shows m:ss, rounding up', () => {
   assert.equal(clock(60000), '1:00');
@@ -54,4 +54,16 @@ test('skew from the Date header ignores differences within its resolution', () =
   assert.equal(skewFrom('Tue, 01 Jan 2030 00:00:00 GMT', t + 5000), -4500);
   assert.equal(skewFrom(null, t), 0);
   assert.equal(skewFrom('garbage', t), 0);
+});
+
+test('the time signals sound at ten seconds left and at zero, once each', () => {
+  assert.equal(timeSignal(11, 10), 'soon');
+  assert.equal(timeSignal(12, 9), 'soon'); // a tick that skipped a second
+  assert.equal(timeSignal(10, 9), null);
+  assert.equal(timeSignal(1, 0), 'end');
+  assert.equal(timeSignal(12, 0), 'end'); // straight to zero: the end signal only
+  assert.equal(timeSignal(0, 0), null);
+  assert.equal(timeSignal(null, 10), null); // a page just opened stays quiet
+  assert.equal(timeSignal(9, null), null);
+  assert.equal(timeSignal(5, 30), null); // a new step
 });

@@ -2,7 +2,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { makeT, LANGS } from '../js/i18n.js';
-import { eventText, voteLines, story, playerIndex, playerLabel, announcements, lastVote } from '../js/story.js';
+import { eventText, voteLines, story, playerIndex, playerLabel, announcements, lastVote, tidy, nightOutcome, nextStepText, seatsDrawn } from '../js/story.js';
 
 const players = playerIndex([
   { id: 'p1', seat: 1, name: 'Аня' }, { id: 'p2', seat: 2, name: 'Bob' }, { id: 'p3', seat: 3, name: '<b>Eve</b>' },
@@ -96,6 +96,8 @@ test('the story groups events by night and day', () => {
   assert.deepEqual(chapters[2].items.map((i) => i.type), ['day_began', 'vote_result']);
   assert.deepEqual(chapters[2].items[1].lines, ['#2 Bob: 1 vote — #1 Аня']);
   assert.equal(story([{ type: 'joined', target: 'p1' }], { t, players, rules: {} }).length, 0);
+  assert.deepEqual(story([{ type: 'day_began', day: 2 }, { type: 'vote_result', day: 2, ballots: [] }, { type: 'acquitted', day: 2, result: 'no_votes' }],
+    { t, players, rules: {} })[0].items.map((i) => i.type), ['day_began', 'acquitted']);
   assert.equal(story([{ type: 'joined', target: 'p1' }], { t, players, rules: {} }, { withLobby: true }).length, 1);
 });
 
@@ -104,6 +106,7 @@ test('announcements are the news since night fell or morning came', () => {
   assert.deepEqual(announcements(evs).map((e) => e.type), ['morning', 'killed']);
   assert.equal(lastVote([{ type: 'vote_result', day: 1 }, { type: 'vote_result', day: 2 }, { type: 'morning' }]).day, 2);
   assert.equal(lastVote([]), null);
+  assert.equal(lastVote([{ type: 'vote_result', day: 1 }, { type: 'night_fell' }, { type: 'morning' }]), null);
 });
 
 test('every event type of the rules engine has a sentence', () => {
@@ -115,4 +118,91 @@ test('every event type of the rules engine has a sentence', () => {
     assert.ok(covered.has(type), `story.test.js does not try the event "${type}"`);
     assert.notEqual(eventText({ type, actor: 'p1', target: 'p2', result: 'x' }, { t: makeT('en'), players, rules: {} }), null, type);
   }
+});
+
+test('at game over the story tells each night act once', () => {
+  const t = makeT('en');
+  // A finished game shows every event: the moderator's record of each act, the
+  // black team's aims and each check with its answer.
+  const events = [
+    { type: 'night_fell', night: 2 },
+    { type: 'act', night: 2, actor: 'p1', target: 'p2', result: 'kill', to: 'mod' },
+    { type: 'shot', night: 2, actor: 'p1', target: 'p2', to: 'mafia' },
+    { type: 'act', night: 2, actor: 'p3', target: 'p1', result: 'check', to: 'mod' },
+    { type: 'checked', night: 2, actor: 'p3', target: 'p1', result: 'black', to: 'p3' },
+    { type: 'act', night: 2, actor: 'p2', target: 'p3', result: 'heal', to: 'mod' },
+    { type: 'morning', night: 2 },
+  ];
+  const [night] = story(events, { t, players, rules: {} });
+  assert.deepEqual(night.items.map((i) => i.text), [
+    'The city falls asleep.',
+    '#1 Аня chose to kill #2 Bob.',
+    '#3 <b>Eve</b> checked #1 Аня: black.',
+    '#2 Bob chose to heal #3 <b>Eve</b>.',
+    'The city wakes up.',
+  ]);
+  // A black player's own aim, with no moderator's record beside it, stays.
+  assert.equal(tidy([{ type: 'shot', night: 2, actor: 'p1', target: 'p2' }]).length, 1);
+});
+
+test('players tied for the most votes make one sentence', () => {
+  for (const lang of LANGS) {
+    const t = makeT(lang);
+    const [day] = story([{ type: 'day_began', day: 1 }, { type: 'tie', day: 1, target: 'p1' }, { type: 'tie', day: 1, target: 'p2' }], { t, players, rules: {} });
+    const ties = day.items.filter((i) => i.type === 'tie');
+    assert.equal(ties.length, 1, lang);
+    assert.ok(ties[0].text.includes('Аня') && ties[0].text.includes('Bob'), `${lang}: ${ties[0].text}`);
+  }
+});
+
+test('no tally line ends with a dangling dash', () => {
+  for (const lang of LANGS) {
+    const ctx = { t: makeT(lang), players, rules: {} };
+    const lines = voteLines({ type: 'vote_result', result: 'car_crash', ballots: [{ voter: 'p1', yes: true }, { voter: 'p2', yes: true }] }, ctx);
+    assert.equal(lines.length, 1, `${lang}: ${lines}`);
+    for (const l of lines) assert.ok(!/[—–-]\s*$/.test(l), `${lang}: "${l}"`);
+  }
+});
+
+test('the day opens with what the night brought', () => {
+  const evs = [
+    { type: 'night_fell', night: 2 }, { type: 'act', night: 2, actor: 'p1', target: 'p2', result: 'kill', to: 'mod' },
+    { type: 'morning', night: 2 }, { type: 'commissar', night: 2, result: 'right' }, { type: 'killed', night: 2, target: 'p2' },
+    { type: 'role', night: 2, target: 'p2', role: 'doctor' }, { type: 'checked', night: 2, actor: 'p3', target: 'p1', result: 'black', to: 'p3' },
+    { type: 'day_began', day: 2 }, { type: 'nominated', day: 2, actor: 'p1', target: 'p3' },
+  ];
+  const out = nightOutcome(evs);
+  assert.equal(out.night, 2);
+  assert.deepEqual(out.events.map((e) => e.type), ['commissar', 'killed', 'role']);
+  // A quiet night says so; a night that has fallen again has no outcome yet.
+  assert.deepEqual(nightOutcome([{ type: 'morning', night: 3 }, { type: 'missed', night: 3 }]).events.map((e) => e.type), ['missed']);
+  assert.equal(nightOutcome([...evs, { type: 'night_fell', night: 3 }]), null);
+  assert.equal(nightOutcome([{ type: 'started' }]), null);
+});
+
+test('the hand-over names what comes next, in every language', () => {
+  for (const lang of LANGS) {
+    const t = makeT(lang);
+    const said = (next, me) => nextStepText(t, next, players, me);
+    assert.ok(said({ name: 'day', speaker: 'p2' }).includes('Bob'), `${lang}: ${said({ name: 'day', speaker: 'p2' })}`);
+    assert.ok(!said({ name: 'day', speaker: 'p2' }, 'p2').includes('Bob'), `${lang}: the speaker is told "your minute"`);
+    for (const name of ['intro', 'defence', 'last_word']) assert.ok(said({ name, speaker: 'p1' }).includes('Аня'), `${lang} ${name}`);
+    assert.notEqual(said({ name: 'night', wake: 2 }), said({ name: 'night', wake: 1 }), `${lang}: a second wake is not nightfall`);
+    for (const name of ['vote', 'vote_all', 'night', 'morning', 'count', 'game_over']) {
+      const text = said({ name });
+      assert.ok(text && !/^next\./.test(text), `${lang} ${name}: ${text}`);
+    }
+    assert.equal(said(null), '');
+    assert.equal(said({ name: 'from_the_future' }), '');
+  }
+  assert.equal(nextStepText(makeT('en'), { name: 'day', speaker: 'p5x' }, players, null), 'someone, your minute');
+});
+
+test('the seats drawn by lot are announced after the deal and in the first night', () => {
+  const rules = { drawSeats: true };
+  assert.ok(seatsDrawn({ rules, phase: { name: 'lobby', closing: true } }));
+  assert.ok(seatsDrawn({ rules, phase: { name: 'night', night: 1 } }));
+  assert.ok(!seatsDrawn({ rules, phase: { name: 'lobby' } }));
+  assert.ok(!seatsDrawn({ rules, phase: { name: 'night', night: 2 } }));
+  assert.ok(!seatsDrawn({ rules: { drawSeats: false }, phase: { name: 'night', night: 1 } }));
 });

@@ -28,6 +28,7 @@ type Games interface {
 	Join(ctx context.Context, code, name string) (service.Joined, error)
 	Read(ctx context.Context, code, token string) (rules.View, error)
 	Act(ctx context.Context, code, token string, a rules.Action) (rules.View, error)
+	Again(ctx context.Context, code, token string) (service.Created, error)
 }
 
 var _ Games = (*service.Service)(nil)
@@ -70,6 +71,7 @@ func New(cfg Config) http.Handler {
 		PathQR:      h.qr,
 		PathHealth:  h.health,
 		PathActions: h.act,
+		PathNext:    h.again,
 	}
 	mux := http.NewServeMux()
 	allowed := map[string][]string{}
@@ -223,7 +225,7 @@ func (h *handler) create(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	game := h.embedded(c.Game)
+	game := h.embedded(r, c.Game)
 	w.Header().Set("Location", "/api/games/"+c.Code)
 	writeJSON(w, http.StatusCreated, struct {
 		Code      string          `json:"code"`
@@ -254,7 +256,7 @@ func (h *handler) join(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	game := h.embedded(j.Game)
+	game := h.embedded(r, j.Game)
 	writeJSON(w, http.StatusCreated, struct {
 		PlayerID string          `json:"playerId"`
 		Token    string          `json:"token"`
@@ -315,6 +317,34 @@ func (h *handler) act(w http.ResponseWriter, r *http.Request) {
 	h.writeView(w, r, v, token, false)
 }
 
+// POST /api/games/{code}/next: the host opens the next game for the same table.
+func (h *handler) again(w http.ResponseWriter, r *http.Request) {
+	code, ok := h.code(w, r)
+	if !ok {
+		return
+	}
+	token, err := bearer(r)
+	if err == nil && token == "" {
+		err = newError(CodeUnauthorized, "the host's token is needed: Authorization: Bearer <token>")
+	}
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	c, err := h.cfg.Games.Again(r.Context(), code, token)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	game := h.embedded(r, c.Game)
+	w.Header().Set("Location", "/api/games/"+c.Code)
+	writeJSON(w, http.StatusCreated, struct {
+		Code    string          `json:"code"`
+		JoinURL string          `json:"joinUrl"`
+		Game    json.RawMessage `json:"game"`
+	}{c.Code, h.joinURL(r, c.Code), game})
+}
+
 // GET /api/games/{code}/qr.svg
 func (h *handler) qr(w http.ResponseWriter, r *http.Request) {
 	code, ok := h.code(w, r)
@@ -357,21 +387,39 @@ func (h *handler) health(w http.ResponseWriter, r *http.Request) {
 
 // embedded encodes a view sent inside another answer (a new game, a new seat)
 // with its poll hint.
-func (h *handler) embedded(v rules.View) json.RawMessage {
-	return viewJSON(v, pollAfter(v.Timing, isScreen(v.Viewer, v.Moderator), h.cfg.Now()))
+func (h *handler) embedded(r *http.Request, v rules.View) json.RawMessage {
+	return viewJSON(v, pollAfter(v.Timing, isScreen(v.Viewer, v.Moderator), h.cfg.Now()), h.joinLink(r, v))
 }
 
-// viewJSON encodes a view with its pollAfterMs added.
-func viewJSON(v rules.View, poll time.Duration) []byte {
+// joinLink is the join link a view carries: in the lobby of a view with no
+// seat (the shared screen and the host's), the link the QR code holds, so that
+// the screen prints that one for typing and not its own page's address; ""
+// elsewhere.
+func (h *handler) joinLink(r *http.Request, v rules.View) string {
+	if v.Phase.Name != rules.PhaseLobby || v.You != nil {
+		return ""
+	}
+	return h.joinURL(r, v.Code)
+}
+
+// viewJSON encodes a view with its pollAfterMs added, and joinUrl when link is
+// not empty.
+func viewJSON(v rules.View, poll time.Duration, link string) []byte {
 	data, err := json.Marshal(v)
 	if err != nil || len(data) < 2 || data[len(data)-1] != '}' {
 		// A View is plain data; only a bug gets here.
 		panic(fmt.Sprintf("httpapi: cannot encode view: %v", err))
 	}
 	var b bytes.Buffer
-	b.Grow(len(data) + 24)
+	b.Grow(len(data) + 80)
 	b.Write(data[:len(data)-1])
-	b.WriteString(`,"pollAfterMs":` + strconv.FormatInt(poll.Milliseconds(), 10) + "}")
+	b.WriteString(`,"pollAfterMs":` + strconv.FormatInt(poll.Milliseconds(), 10))
+	if link != "" {
+		js, _ := json.Marshal(link)
+		b.WriteString(`,"joinUrl":`)
+		b.Write(js)
+	}
+	b.WriteString("}")
 	return b.Bytes()
 }
 
@@ -429,7 +477,7 @@ func (h *handler) writeView(w http.ResponseWriter, r *http.Request, v rules.View
 		w.WriteHeader(http.StatusNotModified)
 		return
 	}
-	writeJSONBody(w, r, http.StatusOK, viewJSON(v, poll))
+	writeJSONBody(w, r, http.StatusOK, viewJSON(v, poll, h.joinLink(r, v)))
 }
 
 // setPoll sends the poll hint as a header, so that a 304 carries it too.
@@ -559,6 +607,14 @@ func (l *lazy) Act(ctx context.Context, code, token string, a rules.Action) (rul
 		return rules.View{}, err
 	}
 	return g.Act(ctx, code, token, a)
+}
+
+func (l *lazy) Again(ctx context.Context, code, token string) (service.Created, error) {
+	g, err := l.get(ctx)
+	if err != nil {
+		return service.Created{}, err
+	}
+	return g.Again(ctx, code, token)
 }
 
 // Revision forwards to the built Games' Revision, if it has one.

@@ -863,3 +863,80 @@ func TestViewGzip(t *testing.T) {
 		t.Errorf("gzip saved little: %d → %d bytes", len(inflated), z.Body.Len())
 	}
 }
+
+// TestJoinURLInLobbyViews: the shared screen and the host read the join link
+// from the lobby's view, the one the QR code holds (PublicURL, the LAN address
+// locally), whatever address the page itself was opened at. A seated phone does
+// not need it, and once the cards are dealt nobody does.
+func TestJoinURLInLobbyViews(t *testing.T) {
+	e := newEnv(t, Config{})
+	c := e.Create(map[string]string{"preset": "sport"})
+	want := publicURL + "/join/" + c.Code
+	if c.Game.JoinURL != want {
+		t.Errorf("create: game.joinUrl %q, want %q", c.Game.JoinURL, want)
+	}
+	res := e.Do(apitest.Request{Method: "GET", Path: "/api/games/" + c.Code, Header: http.Header{"Host": {"localhost:8080"}}})
+	var pub apitest.View
+	e.Expect(res, 200, &pub)
+	if pub.JoinURL != want {
+		t.Errorf("public lobby: joinUrl %q, want %q", pub.JoinURL, want)
+	}
+	if host, _ := e.Read(c.Code, c.HostToken); host.JoinURL != want {
+		t.Errorf("host's lobby: joinUrl %q, want %q", host.JoinURL, want)
+	}
+	j := e.Join(c.Code, "Ann")
+	if j.Game.JoinURL != "" {
+		t.Errorf("a player's view has joinUrl %q", j.Game.JoinURL)
+	}
+	code, host, _, _ := e.table("sport", 10)
+	e.start(code, host, "s1")
+	if v, _ := e.Read(code, ""); v.JoinURL != "" {
+		t.Errorf("in play: joinUrl %q", v.JoinURL)
+	}
+}
+
+// TestAgainRoute: POST /api/games/{code}/next opens the next game of a finished
+// one for its host, and refuses everyone and everything else, changing nothing.
+func TestAgainRoute(t *testing.T) {
+	e := newEnv(t, Config{})
+	c := e.Create(map[string]string{"preset": "classic", "moderator": "host", "lang": "uk"})
+	players := map[string]string{}
+	for i := 1; i <= 5; i++ {
+		j := e.Join(c.Code, "P"+strconv.Itoa(i))
+		players[j.PlayerID] = j.Token
+	}
+	e.MustAct(c.Code, c.HostToken, rules.Action{ID: "start", Type: rules.ActStart})
+	e.MustAct(c.Code, c.HostToken, rules.Action{ID: "night", Type: rules.ActAdvance, Now: true})
+	next := func(code, token string) apitest.Response {
+		return e.Do(apitest.Request{Method: "POST", Path: "/api/games/" + code + "/next", Token: token})
+	}
+	before := e.version(c.Code)
+	e.ExpectError(next(c.Code, c.HostToken), 409, "wrong_phase")
+	e.ExpectError(next(c.Code, players["p1"]), 403, "not_host")
+	e.ExpectError(next(c.Code, ""), 401, CodeUnauthorized)
+	e.ExpectError(next("ZZZZZZ", c.HostToken), 404, CodeNotFound)
+	e.ExpectError(e.raw("GET", "/api/games/"+c.Code+"/next", c.HostToken, ""), 405, CodeMethodNotAllowed)
+	if e.version(c.Code) != before {
+		t.Fatal("a refused request changed the game")
+	}
+	// The moderator removes the mafia: the town wins.
+	v, _ := e.Read(c.Code, c.HostToken)
+	for _, p := range v.Players {
+		if p.Team == rules.MafiaTeam {
+			e.MustAct(c.Code, c.HostToken, rules.Action{ID: "rm" + p.ID, Type: rules.ActRemove, Target: p.ID})
+		}
+	}
+	n := e.Again(c.Code, c.HostToken)
+	if n.Code == c.Code || n.JoinURL != publicURL+"/join/"+n.Code || n.Game.Phase.Name != rules.PhaseLobby || n.Game.Lang != "uk" || len(n.Game.Players) != 5 {
+		t.Fatalf("next game %s at %s: %s, %s, %d players", n.Code, n.JoinURL, n.Game.Phase.Name, n.Game.Lang, len(n.Game.Players))
+	}
+	if over, _ := e.Read(c.Code, ""); over.Next != n.Code {
+		t.Errorf("the finished game names %q as next, want %s", over.Next, n.Code)
+	}
+	if mine, _ := e.Read(n.Code, players["p3"]); mine.You == nil || mine.You.ID != "p3" {
+		t.Errorf("p3's token in the next game: %+v", mine.You)
+	}
+	if again := e.Again(c.Code, c.HostToken); again.Code != n.Code {
+		t.Errorf("a second request opened %s, want %s", again.Code, n.Code)
+	}
+}

@@ -29,6 +29,7 @@ const (
 	PathGame    = "/api/games/{code}"
 	PathPlayers = "/api/games/{code}/players"
 	PathActions = "/api/games/{code}/actions"
+	PathNext    = "/api/games/{code}/next"
 	PathQR      = "/api/games/{code}/qr.svg"
 	PathHealth  = "/api/health"
 )
@@ -37,8 +38,11 @@ const (
 // nothing else, to its function; a test holds the two together.
 //
 // The read function serves the QR code and the health check too: both only read.
+// The create function opens the next game of a finished one ("play again"), as
+// it opens any game.
 var Routes = []Route{
 	{"POST", PathGames, FuncCreate},
+	{"POST", PathNext, FuncCreate},
 	{"POST", PathPlayers, FuncJoin},
 	{"GET", PathGame, FuncRead},
 	{"GET", PathQR, FuncRead},

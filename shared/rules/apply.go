@@ -171,6 +171,12 @@ func (s *State) diagnose(p *Player, a Action) error {
 		}
 		return ErrNotYourRole
 	case ActNominate, ActWithdraw, ActEndSpeech:
+		if a.Type == ActWithdraw && (s.Phase.Name == PhaseVote || s.Phase.Name == PhaseVoteAll) {
+			if s.Rules.VoteChange {
+				return refusal(ErrWrongPhase, "you have no vote to take back")
+			}
+			return refusal(ErrWrongPhase, "votes are final under these rules")
+		}
 		if s.speaker() == "" {
 			return ErrWrongPhase
 		}
@@ -246,6 +252,10 @@ func (s *State) do(actor Actor, a Action, now time.Time) error {
 		s.Phase.Nominated++
 		s.log(ToAll, Event{Type: EvNominated, Actor: actor.Player, Target: a.Target})
 	case ActWithdraw:
+		if s.Phase.Name == PhaseVote || s.Phase.Name == PhaseVoteAll {
+			s.unvote(actor.Player)
+			break
+		}
 		s.withdraw(actor.Player)
 	case ActEndSpeech:
 		s.complete(now)

@@ -108,6 +108,12 @@ func (s *State) speechesOver(now time.Time) {
 		}
 		s.enter(s.Phase.Next, now)
 	case PhaseDefence:
+		if len(s.Phase.Candidates) == 0 {
+			// Every accused was removed during the defence (R-SPORT-16): there
+			// is nobody left to vote on.
+			s.acquit("removed", now)
+			return
+		}
 		if s.Phase.Next == PhaseVoteAll {
 			s.openVoteAll(s.Phase.Candidates, s.Phase.Reason, now)
 			return

@@ -109,13 +109,11 @@ func (s *State) playerOptions(p *Player) []Option {
 			opts = append(opts, Option{Type: ActEndSpeech})
 		}
 	case PhaseVote:
-		if s.Phase.Reason != "half" && !s.hasBallot(p.ID) {
-			opts = append(opts, Option{Type: ActVote, Targets: s.Phase.Candidates, Abstain: s.abstainAllowed()})
+		if s.Phase.Reason != "half" {
+			opts = append(opts, s.voteOptions(p, Option{Type: ActVote, Targets: s.Phase.Candidates, Abstain: s.abstainAllowed()})...)
 		}
 	case PhaseVoteAll:
-		if !s.hasBallot(p.ID) {
-			opts = append(opts, Option{Type: ActVoteAll})
-		}
+		opts = append(opts, s.voteOptions(p, Option{Type: ActVoteAll})...)
 	}
 	if s.revealOpen(p) {
 		opts = append(opts, Option{Type: ActReveal})
@@ -204,6 +202,22 @@ func (s *State) revealOpen(p *Player) bool {
 // split evenly between two (R-CLASSIC-10).
 func (s *State) halfVoteOpen(p *Player) bool {
 	return s.Phase.Reason == "half" && s.HalfVoter == p.ID && !s.hasBallot(p.ID)
+}
+
+// voteOptions are p's options in an open vote: the vote itself until p has
+// voted, then, where votes may change (Options.VoteChange), "withdraw", which
+// takes the vote back so that p can vote again. The vote closes when the last
+// living player votes, at its deadline or when the host moves on; after that,
+// in the hand-over too, every vote is final. A withdrawn vote is no vote: it
+// counts as a missing one if it is not cast again.
+func (s *State) voteOptions(p *Player, vote Option) []Option {
+	switch {
+	case !s.hasBallot(p.ID):
+		return []Option{vote}
+	case s.Rules.VoteChange:
+		return []Option{{Type: ActWithdraw}}
+	}
+	return nil
 }
 
 // nightTasks are what a player's tap means in this wake (Options.Wakes), by

@@ -99,6 +99,11 @@ type Options struct {
 	// HalfVote lets last night's victim break an even split between two players
 	// with a half vote (R-CLASSIC-10).
 	HalfVote bool `json:"halfVote"`
+	// VoteChange lets a player take a vote back and vote again until the vote
+	// closes, as hands go up and down at a home or party table (R-CLASSIC-03,
+	// R-PARTY-09). Club rules make a vote final: a hand taken off the table
+	// before the host's "Thank you" removes the player (text 002, rules 8-9).
+	VoteChange bool `json:"voteChange"`
 
 	// LastWords says who gets a last word: "all" (R-SPORT-09), "town_night" (town
 	// players killed at night, R-MANIAC-08), "sheriff_night" (only the Commissar
@@ -231,6 +236,7 @@ func Preset(name string) (Options, error) {
 		base.Day1SingleNomineeStays, base.FourLeftNoRevote = false, false
 		base.LastWords, base.Testament = "sheriff_night", true
 		base.WarningsToMute, base.WarningsToRemove = 0, 0
+		base.VoteChange = true
 	case PresetParty:
 		// R-PARTY-01..12: 9+ players, a third mafia, Commissar with a public answer,
 		// Advocate and Cinderella, three accusations a day, open vote.
@@ -247,6 +253,7 @@ func Preset(name string) (Options, error) {
 		// ends; text 001 gives nobody a last word, by day or by night.
 		base.LastWords = "none"
 		base.WarningsToMute, base.WarningsToRemove = 0, 0
+		base.VoteChange = true
 	case PresetManiac:
 		// R-MANIAC-01..11: 10 players, Don, Sheriff, Doctor, Maniac, open table,
 		// introduction round, justification.

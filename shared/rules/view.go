@@ -24,6 +24,10 @@ type View struct {
 	Winner    *Team        `json:"winner"`
 	// Night is the moderator's live view of the night (host mode only).
 	Night *NightView `json:"night,omitempty"`
+	// Next is the room code of the game the same table plays next, once the
+	// host has opened it after this one (the service sets it: see
+	// service.Again). It is public: every page of this game follows it.
+	Next string `json:"next,omitempty"`
 	// Timing says when the game next moves by itself; the HTTP layer turns it
 	// into a poll hint. It is the same for every viewer.
 	Timing Timing `json:"-"`
@@ -50,7 +54,10 @@ type PhaseView struct {
 	Wake int `json:"wake,omitempty"`
 	// Extended: a compulsory vote is held open once more for the missing votes
 	// (R-MANIAC-10).
-	Extended     bool         `json:"extended,omitempty"`
+	Extended bool `json:"extended,omitempty"`
+	// Next says, during a hand-over, what opens at EndsAt, so that every screen
+	// can announce it as a host would ("Thank you. Player 5, your minute.").
+	Next         *Step        `json:"next,omitempty"`
 	PausedLeftMs int64        `json:"pausedLeftMs,omitempty"`
 	Nominations  []Nomination `json:"nominations,omitempty"`
 	// Voted lists who has voted so far (not for whom); Pending counts the living
@@ -58,6 +65,27 @@ type PhaseView struct {
 	Voted   []string `json:"voted,omitempty"`
 	Pending int      `json:"pending"`
 }
+
+// Step names the step a hand-over leads to. It is worked out from what the
+// whole table knows: after speeches it is the next speech (Speaker, and Reason
+// as in PhaseView) or what the day's nominations bring; after a wake of the
+// night the next wake (Wake, as the rules count them) or only "morning", and
+// after a vote only "count", since who died and how the votes fell are told
+// when the next step opens, not before.
+type Step struct {
+	// Name is a phase name, or "morning" (the night's outcome comes) or "count"
+	// (the votes are counted).
+	Name    string `json:"name"`
+	Speaker string `json:"speaker,omitempty"`
+	Reason  string `json:"reason,omitempty"`
+	Wake    int    `json:"wake,omitempty"`
+}
+
+// Pseudo-steps of Step.Name.
+const (
+	StepMorning = "morning"
+	StepCount   = "count"
+)
 
 // PlayerView is one seat as the viewer may see it.
 type PlayerView struct {
@@ -88,6 +116,10 @@ type You struct {
 	Victims []string `json:"victims,omitempty"`
 	// Done: this player has finished tonight's task.
 	Done bool `json:"done,omitempty"`
+	// Vote is this player's own ballot in the vote now open, so that a phone
+	// shows the choice it made (after a reload too) and what a "withdraw" takes
+	// back (Options.VoteChange). Nobody else sees it before the count.
+	Vote *Ballot `json:"vote,omitempty"`
 }
 
 // NightView shows the moderator the night's acts as they come in.
@@ -163,6 +195,9 @@ func (s *State) phaseView() PhaseView {
 	if sp := s.speaker(); sp != "" {
 		pv.Speaker = &sp
 	}
+	if s.Phase.Closing {
+		pv.Next = s.nextStep()
+	}
 	for _, b := range s.Ballots {
 		pv.Voted = append(pv.Voted, b.Voter)
 	}
@@ -183,6 +218,24 @@ func (s *State) phaseView() PhaseView {
 		}
 	}
 	return pv
+}
+
+// nextStep is the step the hand-over in progress opens (Step).
+func (s *State) nextStep() *Step {
+	switch s.Phase.Name {
+	case PhaseVote, PhaseVoteAll:
+		return &Step{Name: StepCount}
+	}
+	n := s.clone()
+	n.timeout(n.Phase.EndsAt)
+	if s.Phase.Name == PhaseNight {
+		// The rules say how many wakes a night has, whatever happened in it.
+		if n.Phase.Name == PhaseNight {
+			return &Step{Name: PhaseNight, Wake: n.Phase.Wake}
+		}
+		return &Step{Name: StepMorning}
+	}
+	return &Step{Name: n.Phase.Name, Speaker: n.speaker(), Reason: n.Phase.Reason, Wake: n.Phase.Wake}
 }
 
 func (s *State) you(p *Player) *You {
@@ -207,6 +260,10 @@ func (s *State) you(p *Player) *You {
 	}
 	if night && s.Phase.Wake == 2 && s.Rules.DoctorVictims && p.Role == Doctor && p.Alive {
 		y.Victims = slices.Clone(s.Victims)
+	}
+	if i := slices.IndexFunc(s.Ballots, func(b Ballot) bool { return b.Voter == p.ID }); i >= 0 {
+		b := s.Ballots[i]
+		y.Vote = &b
 	}
 	return y
 }

@@ -18,6 +18,11 @@ func (s *State) openVoteAll(candidates []string, reason string, now time.Time) {
 	s.Phase = Phase{Name: PhaseVoteAll, Candidates: candidates, Reason: reason, EndsAt: now.Add(seconds(s.Rules.Vote))}
 }
 
+// unvote takes back a player's vote, to be cast again (Options.VoteChange).
+func (s *State) unvote(id string) {
+	s.Ballots = slices.DeleteFunc(s.Ballots, func(b Ballot) bool { return b.Voter == id })
+}
+
 // voteCast closes the vote once every living player has voted, or the half vote
 // once it is cast.
 func (s *State) voteCast(now time.Time) {

@@ -28,6 +28,8 @@ type envelope struct {
 	// Recent remembers the last applied actions, oldest first, at most maxRecent:
 	// recentLen bytes of a hash of actor and action id each (see actionKey).
 	Recent []byte `json:"r,omitempty"`
+	// Next is the room code of the game this table plays next (Again).
+	Next string `json:"n,omitempty"`
 }
 
 // hostActor stands for the host in an action's key. Player ids are "p1", "p2", …,

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	mrand "math/rand/v2"
 	"strings"
 	"sync"
@@ -142,52 +143,136 @@ func (s *Service) Create(ctx context.Context, req CreateRequest) (Created, error
 		return Created{}, err
 	}
 	env := &envelope{Host: hashToken(hostToken), Tokens: map[string][]byte{}}
+	code, now, err := s.put(ctx, "create", env, func(code string, now time.Time) (rules.State, error) {
+		st, err := rules.New(code, opts, moderator, lang, now)
+		if err != nil {
+			// parseCreate validated everything New checks.
+			return rules.State{}, fail(ErrInvalid, "invalid game settings", err)
+		}
+		return st, nil
+	})
+	if err != nil {
+		return Created{}, err
+	}
+	return Created{Code: code, HostToken: hostToken, Game: view(env, rules.Viewer{Host: true}, 1, now)}, nil
+}
+
+// put stores env as a new game under a free room code, with the state that
+// game makes for that code, and returns the code and the time it was made at.
+func (s *Service) put(ctx context.Context, op string, env *envelope, game func(code string, now time.Time) (rules.State, error)) (string, time.Time, error) {
 	var last error
 	code := ""
 	for try := 0; try < max(codeTries, s.maxRetries); try++ {
 		if last != nil && !errors.Is(last, store.ErrExists) {
 			if err := s.pause(ctx, try); err != nil {
-				return Created{}, err
+				return "", time.Time{}, err
 			}
 		}
 		if code == "" {
+			var err error
 			if code, err = s.code(); err != nil {
-				return Created{}, err
+				return "", time.Time{}, err
 			}
 		}
 		now := s.now()
-		st, err := rules.New(code, opts, moderator, lang, now)
+		st, err := game(code, now)
 		if err != nil {
-			// parseCreate validated everything New checks.
-			return Created{}, fail(ErrInvalid, "invalid game settings", err)
+			return "", time.Time{}, err
 		}
 		env.State = st
 		b, err := encode(env)
 		if err != nil {
-			return Created{}, fail(ErrInternal, "could not save the game", err)
+			return "", time.Time{}, fail(ErrInternal, "could not save the game", err)
 		}
 		err = s.st.Create(ctx, code, b, now.Add(s.ttl))
 		switch {
 		case err == nil:
-			return Created{Code: code, HostToken: hostToken, Game: view(env, rules.Viewer{Host: true}, 1, now)}, nil
+			return code, now, nil
 		case errors.Is(err, store.ErrExists):
 			// Taken: by another game, or by this very request if an earlier try
 			// was written although the store reported an error.
 			if last != nil && !errors.Is(last, store.ErrExists) && s.ours(ctx, code, env.Host) {
-				return Created{Code: code, HostToken: hostToken, Game: view(env, rules.Viewer{Host: true}, 1, now)}, nil
+				return code, now, nil
 			}
 			code = ""
 		case !retryable(ctx, err):
-			return Created{}, s.storeFailure(ctx, "create", code, err)
+			return "", time.Time{}, s.storeFailure(ctx, op, code, err)
 		default:
-			s.log.DebugContext(ctx, "service: create failed, trying again", "code", code, "try", try, "err", err)
+			s.log.DebugContext(ctx, "service: create failed, trying again", "op", op, "code", code, "try", try, "err", err)
 		}
 		last = err
 	}
 	if errors.Is(last, store.ErrExists) {
-		return Created{}, fail(ErrBusy, "no free room code was found, try again", last)
+		return "", time.Time{}, fail(ErrBusy, "no free room code was found, try again", last)
 	}
-	return Created{}, s.storeFailure(ctx, "create", code, last)
+	return "", time.Time{}, s.storeFailure(ctx, op, code, last)
+}
+
+// Again opens the next game for the table of a finished one, "play again with
+// the same players", and returns it: a lobby with the same rules and the same
+// players in their seats (rules.Again), where the host token and every
+// player's token still hold, so nobody scans a code again. The finished game
+// then names the new one (View.Next), and every page of it follows there.
+//
+// Only the host may ask, and only once the game is over. Asking again returns
+// the game already opened. Two requests at the same moment may both open a
+// game; the first to link its game wins, and the other game is left unused, to
+// expire. Created.HostToken is empty: the host keeps the token it has.
+func (s *Service) Again(ctx context.Context, code, token string) (Created, error) {
+	code, ok := normalizeCode(code)
+	if !ok {
+		return Created{}, errNoGame()
+	}
+	if token == "" {
+		return Created{}, fail(ErrUnauthorized, "a token is needed to play again", nil)
+	}
+	host := func(env *envelope) error {
+		v, ok := env.who(token)
+		switch {
+		case !ok || v == rules.Public:
+			return errToken()
+		case !v.Host:
+			return rules.ErrNotHost
+		}
+		return nil
+	}
+	out, err := s.loop(ctx, "again", code, func(env *envelope, now time.Time, try int) (bool, error) {
+		return false, host(env)
+	})
+	if err != nil {
+		return Created{}, err
+	}
+	if out.env.Next != "" {
+		return s.opened(ctx, out.env.Next, token)
+	}
+	old := out.env.State
+	env := &envelope{Host: out.env.Host, Tokens: maps.Clone(out.env.Tokens)}
+	next, _, err := s.put(ctx, "again", env, func(code string, now time.Time) (rules.State, error) {
+		return rules.Again(old, code, now)
+	})
+	if err != nil {
+		return Created{}, err
+	}
+	linked, err := s.write(ctx, "again", code, func(env *envelope, now time.Time, try int) (bool, error) {
+		if err := host(env); err != nil || env.Next != "" {
+			return false, err
+		}
+		env.Next = next
+		return true, nil
+	})
+	if err != nil {
+		return Created{}, err
+	}
+	return s.opened(ctx, linked.env.Next, token)
+}
+
+// opened is the host's answer about the next game at code.
+func (s *Service) opened(ctx context.Context, code, token string) (Created, error) {
+	v, err := s.Read(ctx, code, token)
+	if err != nil {
+		return Created{}, err
+	}
+	return Created{Code: code, Game: v}, nil
 }
 
 // ours reports whether the game stored at code has the host hash h: whether a
@@ -627,6 +712,7 @@ func (s *Service) code() (string, error) {
 func view(env *envelope, v rules.Viewer, version int64, now time.Time) rules.View {
 	out := rules.ViewOf(env.State, v, now)
 	out.Version = version
+	out.Next = env.Next
 	return out
 }
 

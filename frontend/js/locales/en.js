@@ -188,6 +188,8 @@ export default {
   'opt.fourLeftNoRevote.help': 'With four players left a tie means nobody leaves.',
   'opt.halfVote': 'Half vote of the night’s victim',
   'opt.halfVote.help': 'On an even split the player killed last night breaks the tie.',
+  'opt.voteChange': 'Votes can be changed',
+  'opt.voteChange.help': 'A player may take a vote back and vote again until the vote closes; club rules make a vote final.',
   'opt.lastWords': 'Last words',
   'opt.lastWords.help': 'Who gets a last word on leaving.',
   'opt.lastWords.all': 'everyone who leaves',
@@ -272,9 +274,38 @@ export default {
   'phase.pending': { one: 'Waiting for {count} player', other: 'Waiting for {count} players' },
   'phase.closing': { one: 'Next step in {count} second', other: 'Next step in {count} seconds' },
   'phase.sleeps': 'The city sleeps.',
+  'phase.dealt': 'The cards are dealt',
   'defence.car_crash': 'Car crash: the tied players defend themselves.',
   'defence.justify': 'Justification before the revote.',
   'defence.accused': 'The accused answer the accusation.',
+
+  // What a hand-over leads to (phase.next).
+  'next.intro': '{name}, introduce yourself',
+  'next.intro.you': 'Your turn to introduce yourself',
+  'next.speech': '{name}, your minute',
+  'next.speech.you': 'Your minute',
+  'next.extra': '{name}, your extra word',
+  'next.extra.you': 'Your extra word',
+  'next.defence': '{name}, your defence',
+  'next.defence.you': 'Your defence',
+  'next.last_word': 'Last word of {name}',
+  'next.last_word.you': 'Your last word',
+  'next.vote': 'The vote',
+  'next.vote_all': 'The vote: shall they leave?',
+  'next.night': 'The city falls asleep',
+  'next.wake': 'The night goes on: everyone taps again',
+  'next.morning': 'The city wakes up',
+  'next.count': 'All votes are in: the count',
+  'next.game_over': 'The game is decided',
+
+  // The morning: what the night brought.
+  'morning.title': 'After night {night}',
+  'morning.meeting': 'Nobody was killed: the first night was for meeting.',
+
+  // Seats drawn by lot.
+  'seats.drawn': 'Seats are drawn by lot',
+  'seats.yours': 'Your seat: {seat}',
+  'seats.help': 'This is the order of the seats around the table.',
 
   // Join.
   'join.title': 'Join game {code}',
@@ -282,6 +313,19 @@ export default {
   'join.button': 'Take a seat',
   'join.joining': 'Joining…',
   'join.watch': 'Open the shared screen instead',
+
+  // Join links that lead nowhere.
+  'end.unknown': 'There is no game {code}',
+  'end.unknown.help': 'Check the code on the shared screen and type it again.',
+  'end.other_code': 'Type another code',
+  'end.started': 'This game has already started',
+  'end.started.help': 'Seats are taken only before the cards are dealt. You can still watch it.',
+  'end.watch': 'Watch the game',
+  'end.over': 'This game is over',
+  'end.over.help': 'See how it ended, or start a new game.',
+  'end.over.next': 'The same table plays on in game {code}.',
+  'end.join_next': 'Join game {code}',
+  'end.see_end': 'See how it ended',
 
   // Lobby.
   'lobby.seated': 'You are at the table, seat {seat}.',
@@ -382,6 +426,10 @@ export default {
   'vote.candidates': 'Candidates',
   'vote.candidates_list': 'Candidates: {names}',
   'vote.last': 'The last vote',
+  'vote.change': 'Change my vote',
+  'vote.change.help': 'You can change your vote until everyone has voted.',
+  'vote.final.help': 'Your vote is final: check the name before you tap.',
+  'vote.previous': 'your last choice',
 
   // Tallies.
   'tally.row': { one: '{target}: {count} vote — {voters}', other: '{target}: {count} votes — {voters}' },
@@ -404,6 +452,8 @@ export default {
   'over.roles': 'Everyone’s cards',
   'over.story': 'The story of the game',
   'over.new': 'New game',
+  'over.again': 'Play again with the same players',
+  'over.again.help': 'Everyone keeps their seat: the phones move to the new game by themselves.',
 
   // Story chapters and events.
   'chapter.start': 'Before the first night',
@@ -453,7 +503,7 @@ export default {
   'ev.vote_result.justify': 'After the justification, the vote:',
   'ev.not_voted.wait': '{target} has not voted: voting is compulsory, the vote waits once more.',
   'ev.not_voted.lost': '{target} did not vote: the vote is counted without them.',
-  'ev.tie': '{target} is tied for the most votes.',
+  'ev.tie': 'Tied for the most votes: {names}.',
   'ev.tie.four_left': 'A tie with four players left: everyone stays.',
   'ev.tie.half_vote': '{target} is tied for the most votes: last night’s victim casts the deciding half vote.',
   'ev.eliminated.vote': '{target} leaves the city by the vote.',
@@ -511,8 +561,14 @@ export default {
   'host.skip.help': 'End the current step now.',
   'host.next': 'Next step',
   'host.voice': 'Voice',
-  'host.voice.on': 'Voice on',
-  'host.voice.off': 'Voice off',
+  'host.voice.on': 'Narrator on',
+  'host.voice.off': 'Narrator off',
+  'host.cues.on': 'Signals on',
+  'host.cues.off': 'Signals off',
+  'sound.title': 'Sound',
+  'sound.help': 'The narrator reads the announcements aloud; the signals sound 10 seconds before time is up and when it is.',
+  'sound.voice.help': 'The narrator reads the announcements aloud, in the game’s language.',
+  'sound.cues.help': 'A short signal 10 seconds before time is up, and when it is.',
   'host.fullscreen': 'Full screen',
   'host.links': 'Links',
   'host.control_link': 'Your control link. Keep it to yourself: it lets anyone run this game.',
@@ -530,6 +586,7 @@ export default {
   'host.night_choices': 'Night choices',
   'host.no_choices': 'No choices yet.',
   'host.done': 'Done tonight: {names}',
+  'host.none_done': 'Nobody has finished yet.',
   'host.choice': '{actor} → {action}: {target}',
   'host.choice.late': '{actor} → {action}: {target} (too late, does not count)',
   'host.victims': 'Victims: {names}',
@@ -548,4 +605,5 @@ export default {
   // Voice.
   'voice.night': 'Night {night}. The city falls asleep.',
   'voice.morning': 'The city wakes up.',
+  'voice.on': 'The narrator is on.',
 };

@@ -5,18 +5,30 @@
 import { h, replace } from '../dom.js';
 import * as api from '../api.js';
 import { Session } from '../session.js';
-import { say, canSpeak } from '../device.js';
+import { say, canSpeak, hush, cue, unlockAudio } from '../device.js';
+import { countdown, timeSignal } from '../format.js';
 import { roleKey } from '../i18n.js';
-import { playerIndex, playerLabel, eventText, voteLines, lastVote, announcements, SPOKEN } from '../story.js';
-import { topbar, timer, closingLine, phaseTitle, seatList, storyList, rolesList, noticeBox, stepData, ICON } from '../ui.js';
+import { playerIndex, playerLabel, eventText, voteLines, lastVote, announcements, tidy, nextStepText, seatsDrawn, SPOKEN } from '../story.js';
+import {
+  topbar, timer, closingLine, phaseTitle, seatList, storyList, rolesList, noticeBox, stepData, morningCard, seatingCard, nextLine, soundBar, ICON,
+} from '../ui.js';
 
 // hostScreen shows game code; token is the host token, or null for the public screen.
 export function hostScreen(app, code, token) {
   let spokenUpTo = -1;
+  let spokenNext = '';
   let voice = api.prefs.voice();
+  let cues = api.prefs.cues();
   let fatal = null;
   let fouls = false;
   let foul = ''; // the foul the next warning or removal names (R-SPORT-16)
+  let again = false; // "play again" asked, waiting for the answer
+  // The join link the server gives in the lobby: the address the QR code holds
+  // (its PUBLIC_URL, locally the LAN address), not this page's own.
+  let joinUrl = `${location.origin}/join/${code}`;
+  let lastSeconds = null;
+  let lastStep = '';
+  let gone = false;
   const has = (v, type) => (v.actions || []).find((a) => a.type === type);
   const act = (a) => session.act(a);
   const session = new Session({
@@ -27,6 +39,11 @@ export function hostScreen(app, code, token) {
       if (why === 'view') {
         const v = sess.view;
         if (!api.prefs.lang() && v.lang && v.lang !== app.lang) app.setLang(v.lang, false);
+        if (v.joinUrl) joinUrl = v.joinUrl;
+        if (v.next) {
+          follow(v.next);
+          return;
+        }
         speakNew(v);
       }
       render();
@@ -39,30 +56,96 @@ export function hostScreen(app, code, token) {
   });
   app.session = session;
   document.documentElement.classList.add('screen-mode');
+  // A page may sound only after a tap on it: a tap wakes the time signals. The
+  // audio is made just after the tap, not in it: its first start takes half a
+  // second, which the tap itself need not wait for.
+  const wakeAudio = () => { if (cues) setTimeout(unlockAudio, 0); };
+  document.addEventListener('pointerdown', wakeAudio);
+  const signals = setInterval(signal, 250);
   session.start();
   render();
 
+  // follow moves this screen to the next game of the same table: every token of
+  // this game holds there (docs/API.md, "play again").
+  function follow(next) {
+    if (gone) return;
+    gone = true;
+    if (token) {
+      api.host.set(next, token);
+      api.prefs.setLast({ code: next, kind: 'host' });
+      app.go('/#host=' + next, true);
+    } else {
+      app.go('/#screen=' + next, true);
+    }
+  }
+
   function speakNew(v) {
     const evs = v.events || [];
+    const t = app.t;
+    const ctx = { t, players: playerIndex(v.players), rules: v.rules };
+    // A hand-over into a speech or a vote is announced as a host would: "Thank
+    // you. Player 5, your minute." The night and the morning are read from
+    // their events.
+    const next = v.phase.closing && v.phase.next ? v.phase.next : null;
+    const nextKey = next ? `${v.version}:${next.name}:${next.speaker || ''}` : '';
+    const sayNext = next && !['night', 'morning'].includes(next.name) && nextKey !== spokenNext && spokenUpTo >= 0;
+    if (nextKey) spokenNext = nextKey;
     if (spokenUpTo < 0 || spokenUpTo > evs.length) {
       spokenUpTo = evs.length; // never read out the past on opening the page
       return;
     }
-    const fresh = evs.slice(spokenUpTo).filter((e) => SPOKEN.has(e.type) && (!e.to));
+    const fresh = tidy(evs.slice(spokenUpTo)).filter((e) => SPOKEN.has(e.type) && (!e.to));
     spokenUpTo = evs.length;
-    if (!voice || !fresh.length) return;
-    const t = app.t;
-    const ctx = { t, players: playerIndex(v.players), rules: v.rules };
-    say(t.lang, fresh.map((e) => e.type === 'night_fell' ? t('voice.night', { night: e.night || 0 }) : eventText(e, ctx)).filter(Boolean));
+    if (!voice) return;
+    const lines = fresh.map((e) => e.type === 'night_fell' ? t('voice.night', { night: e.night || 0 }) : eventText(e, ctx)).filter(Boolean);
+    if (sayNext) lines.push(nextStepText(t, next, ctx.players, null));
+    say(t.lang, lines.filter(Boolean));
   }
 
+  // signal sounds the time signals of the step on screen: ten seconds left, and
+  // time up. A hand-over, a pause or a step with no timer sounds nothing.
+  function signal() {
+    const v = session.view;
+    const p = v && v.phase;
+    const running = p && p.endsAt && !p.paused && !p.closing && !p.resuming && p.name !== 'lobby' && p.name !== 'game_over' && session.live;
+    const step = running ? `${p.name}:${p.day}:${p.night}:${p.speaker || ''}:${p.endsAt}` : '';
+    const c = running ? countdown(p, Date.now(), session.skew) : null;
+    const now = c ? c.seconds : null;
+    const kind = step === lastStep ? timeSignal(lastSeconds, now) : null;
+    lastStep = step;
+    lastSeconds = now;
+    if (kind && cues) cue(kind);
+  }
+
+  function sounds() {
+    return soundBar(app.t, {
+      voice, cues, canVoice: canSpeak(),
+      onVoice: (on) => {
+        voice = on;
+        api.prefs.setVoice(on);
+        if (on) say(app.t.lang, [app.t('voice.on')]);
+        else hush();
+        render();
+      },
+      onCues: (on) => {
+        cues = on;
+        api.prefs.setCues(on);
+        if (on) {
+          unlockAudio();
+          cue('soon'); // what the signal sounds like
+        }
+        render();
+      },
+    });
+  }
 
   function render() {
     const t = app.t;
     const v = session.view;
     const bar = topbar(t, { code, session, lang: app.lang, onLang: (l) => { app.setLang(l); render(); } });
     if (fatal) {
-      replace(app.root, bar, h('main', { class: 'screen' }, h('p', { class: 'error', role: 'alert' }, t(fatal.key, { code })), h('a', { href: '/', class: 'button secondary' }, t('common.home'))));
+      replace(app.root, bar, h('main', { class: 'screen' }, h('section', { class: 'panel dead-end', dataset: { screen: 'dead_end' } },
+        h('p', { class: 'error', role: 'alert' }, t(fatal.key, { code })), h('a', { href: '/', class: 'button secondary' }, t('common.home')))));
       return;
     }
     if (!v) {
@@ -73,15 +156,15 @@ export function hostScreen(app, code, token) {
     const main = h('main', { class: ['screen', 'phase-' + v.phase.name, moderator && 'console', session.busy && 'busy'], 'aria-busy': session.busy ? 'true' : 'false',
       dataset: { ...stepData(v), winner: v.winner || '' } },
       noticeBox(t, session));
-    if (v.phase.name === 'lobby') main.append(...lobby(t, v));
+    if (v.phase.name === 'lobby' && !v.phase.closing) main.append(...lobby(t, v));
     else if (v.phase.name === 'game_over') main.append(...over(t, v));
     else main.append(...inGame(t, v, moderator));
     if (token) main.append(links(t, v));
     replace(app.root, bar, main);
+    session.tick(); // the new timers show the time at once, not at the next tick
   }
 
   function lobby(t, v) {
-    const joinUrl = `${location.origin}/join/${code}`;
     const n = v.players.length;
     const r = v.rules;
     const left = h('section', { class: 'join-panel' },
@@ -105,7 +188,8 @@ export function hostScreen(app, code, token) {
       h('p', { class: 'muted chips' }, h('span', null, t('host.count', { count: n })), h('span', null, t('preset.' + (r.preset || 'custom'))), h('span', null, need)),
       seatList(t, v, { controls, roles: false }),
       token && has(v, 'maniac_side') && r.maniac ? maniacSide(t, v) : null,
-      token ? h('button', { type: 'button', class: 'primary big', disabled: !has(v, 'start') || session.busy, dataset: { action: 'start' }, onclick: () => act({ type: 'start' }) }, t('host.start')) : null);
+      token ? h('button', { type: 'button', class: 'primary big', disabled: !has(v, 'start') || session.busy, dataset: { action: 'start' }, onclick: () => act({ type: 'start' }) }, t('host.start')) : null,
+      h('div', { class: 'panel sound-panel' }, h('h3', null, t('sound.title')), h('p', { class: 'muted small' }, t('sound.help')), sounds()));
     return [h('div', { class: 'lobby-grid', dataset: { screen: 'host_lobby' } }, left, right)];
   }
 
@@ -122,12 +206,12 @@ export function hostScreen(app, code, token) {
     const P = (id) => playerLabel(t, idx, id);
     const p = v.phase;
     // In a hand-over (closing) the step's lines ("Votes are open.", who speaks)
-    // are no longer true: the stage counts down to the next step instead.
-    const head = h('section', { class: 'stage', dataset: { screen: 'stage' } },
-      h('h1', { class: 'phase-title' }, (p.name.startsWith('night') ? '☾ ' : '☀ ') + phaseTitle(t, v)),
+    // are no longer true: the stage says what comes next and counts down to it.
+    const head = h('section', { class: 'stage', dataset: { screen: p.closing ? 'closing' : 'stage' } },
+      h('h1', { class: 'phase-title' }, (p.name.startsWith('night') ? '☾ ' : '☀ ') + (p.name === 'lobby' ? t('phase.dealt') : phaseTitle(t, v))),
       p.paused ? h('p', { class: 'banner paused', role: 'status' }, '❚❚ ' + t('phase.paused')) : null,
-      timer(t, 'big-timer'),
-      p.closing || p.resuming ? closingLine('big-line') : stepLines(t, p, P));
+      p.closing ? null : timer(t, 'big-timer'),
+      p.closing ? [nextLine(t, v, null, 'speaker-big'), closingLine('big-line')] : p.resuming ? closingLine('big-line') : stepLines(t, p, P));
     const noms = v.rules.voting === 'nominees' && (p.name === 'day' || p.name === 'defence' || p.name === 'vote')
       ? h('section', { class: 'panel nominations' }, h('h2', null, ICON.nominated + ' ' + t('day.nominations')),
         (p.nominations || []).length ? h('ol', null, p.nominations.map((n) => h('li', null, t('day.nomination', { target: P(n.target), actor: P(n.by) }))))
@@ -138,24 +222,27 @@ export function hostScreen(app, code, token) {
       ? h('section', { class: 'panel last-vote' }, h('h2', null, t('vote.last')),
         h('ul', { class: 'tally' }, voteLines(ev, { t, players: idx, rules: v.rules }).map((l) => h('li', null, l))))
       : null;
-    const news = announcements(v.events).filter((e) => (moderator || !e.to) && e.type !== 'vote_result').slice(-6);
+    // The news, newest first, so the latest is where the eye lands.
     const ctx = { t, players: idx, rules: v.rules };
-    const newsBox = h('section', { class: 'panel news', 'aria-live': 'polite' }, h('h2', null, t('host.announcements')),
-      h('ul', null, news.map((e) => eventText(e, ctx)).filter(Boolean).map((s) => h('li', null, s))));
+    const news = tidy(announcements(v.events)).filter((e) => (moderator || !e.to) && e.type !== 'vote_result')
+      .map((e) => eventText(e, ctx)).filter(Boolean).slice(-6).reverse();
+    const newsBox = news.length ? h('section', { class: 'panel news', 'aria-live': 'polite' }, h('h2', null, t('host.announcements')),
+      h('ul', null, news.map((s) => h('li', null, s)))) : null;
     const controls = moderator ? (pl) => modControls(t, v, pl) : null;
     const seats = h('section', { class: 'panel seats-panel' }, moderator ? foulPicker(t, v) : null, seatList(t, v, { controls, roles: moderator ? true : 'public' }));
-    // The host's controls sit right under the stage, where the host looks.
-    const cols = [h('div', { class: 'col-main' }, head, token ? hostBar(t, v, moderator) : null, noms, voteBox, newsBox), h('div', { class: 'col-side' })];
+    const bar = token ? hostBar(t, v, moderator) : h('div', { class: 'host-bar' }, sounds());
+    // The stage and what the room reads first: the night's outcome, the seats
+    // drawn, the votes; the host's controls right under the stage.
+    const main = h('div', { class: 'col-main' }, head, morningCard(t, v, 'panel'), bar,
+      seatsDrawn(v) ? seatingCard(t, v, { cls: 'panel' }) : null, noms, voteBox, newsBox);
+    const side = h('div', { class: 'col-side' });
     const night = moderator ? nightPanel(t, v, P) : null;
-    if (night) cols[1].append(night);
-    cols[1].append(seats);
+    if (night) side.append(night);
+    side.append(seats);
     if (moderator) {
-      // The console's story: the moderator sees each night act once (not also the
-      // mafia's "aims at" and the check's question next to its answer).
-      cols[1].append(h('section', { class: 'panel' }, h('h2', null, t('host.story')),
-        storyList(t, v, { skip: (e) => e.type === 'shot' || (e.type === 'act' && e.result === 'check') })));
+      side.append(h('section', { class: 'panel' }, h('h2', null, t('host.story')), storyList(t, v)));
     }
-    const out = [h('div', { class: 'game-grid' }, cols)];
+    const out = [h('div', { class: 'game-grid' }, main, side)];
     if (token && !moderator && (has(v, 'warn') || has(v, 'remove'))) {
       // Fouls and removals (R-SPORT-16), folded away on the shared screen.
       out.push(h('details', { class: 'panel moderation', open: fouls, ontoggle: (e) => { fouls = e.target.open; } }, h('summary', null, t('host.moderation')),
@@ -219,7 +306,7 @@ export function hostScreen(app, code, token) {
         t(c.type === 'kill' && (v.night.late || []).includes(c.actor) ? 'host.choice.late' : 'host.choice', { actor: who(c.actor), action: t('act.' + c.type), target: c.target ? P(c.target) : '—' }))))
         : h('p', { class: 'muted' }, t('host.no_choices')),
       v.night.victims && v.night.victims.length ? h('p', null, t('host.victims', { names: t.list(v.night.victims.map(P)) })) : null,
-      h('p', { class: 'muted' }, t('host.done', { names: t.list((v.night.done || []).map(P)) || '—' })));
+      h('p', { class: 'muted' }, v.night.done.length ? t('host.done', { names: t.list(v.night.done.map(P)) }) : t('host.none_done')));
   }
 
   function hostBar(t, v, moderator) {
@@ -231,40 +318,50 @@ export function hostScreen(app, code, token) {
     const handingOver = v.phase.closing || v.phase.resuming;
     if (has(v, 'advance') && !handingOver) bar.append(h('button', { type: 'button', class: moderator ? 'primary' : 'secondary', disabled: session.busy, title: t('host.skip.help'), dataset: { action: 'advance' }, onclick: () => act({ type: 'advance' }) }, '▶▶ ' + (moderator ? t('host.next') : t('host.skip'))));
     if (moderator && has(v, 'maniac_side') && v.rules.maniac) bar.append(maniacSide(t, v));
-    if (canSpeak()) {
-      bar.append(h('button', {
-        type: 'button', class: ['secondary', voice && 'on'], 'aria-pressed': voice ? 'true' : 'false', dataset: { action: 'voice' },
-        onclick: () => {
-          voice = !voice;
-          api.prefs.setVoice(voice);
-          if (voice) say(app.t.lang, [app.t('phase.sleeps')]);
-          render();
-        },
-      }, (voice ? '♪ ✓ ' : '♪ ✗ ') + (voice ? t('host.voice.on') : t('host.voice.off'))));
-    }
+    bar.append(sounds());
     if (document.fullscreenEnabled) bar.append(h('button', { type: 'button', class: 'secondary', onclick: () => { if (document.fullscreenElement) document.exitFullscreen(); else document.documentElement.requestFullscreen().catch(() => {}); } }, '⤢ ' + t('host.fullscreen')));
     return bar;
   }
 
   function over(t, v) {
     const w = v.winner || 'town';
-    return [h('section', { class: ['winner', 'team-' + w], dataset: { screen: 'game_over' } }, h('h1', null, t('winner.' + w))),
-      h('div', { class: 'over-grid' },
-        h('section', { class: 'panel' }, h('h2', null, t('over.roles')), rolesList(t, v)),
-        h('section', { class: 'panel' }, h('h2', null, t('over.story')), storyList(t, v))),
-      h('a', { class: 'button primary', href: '/' }, t('over.new'))];
+    return [h('section', { class: ['winner', 'team-' + w], dataset: { screen: 'game_over' } }, h('h1', null, t('winner.' + w)),
+      token ? h('div', { class: 'again' },
+        h('button', { type: 'button', class: 'primary big', disabled: again, dataset: { action: 'again' }, onclick: playAgain }, '↻ ' + t('over.again')),
+        h('p', { class: 'muted' }, t('over.again.help'))) : null),
+    h('div', { class: 'over-grid' },
+      h('section', { class: 'panel' }, h('h2', null, t('over.roles')), rolesList(t, v)),
+      h('section', { class: 'panel' }, h('h2', null, t('over.story')), storyList(t, v))),
+    h('a', { class: 'button secondary', href: '/' }, t('over.new'))];
+  }
+
+  // playAgain opens the next game for the same table; this screen and every
+  // phone follow it (the finished game's view names it: next).
+  async function playAgain() {
+    again = true;
+    render();
+    const res = await api.playAgain(code, token);
+    again = false;
+    if (res.status === 201 && res.body && res.body.code) {
+      follow(res.body.code);
+      return;
+    }
+    session.notice = { key: res.status === 0 ? 'err.network' : 'err.action' };
+    render();
   }
 
   function links(t, v) {
     const origin = location.origin;
+    // The screen link goes to another device, so it takes the reachable
+    // address the join link has; the control link stays this device's own.
+    const base = joinUrl.replace(/\/join\/[^/]*$/, '') || origin;
     const control = `${origin}/#host=${code}&t=${token}`;
-    const screen = `${origin}/#screen=${code}`;
-    const join = `${origin}/join/${code}`;
+    const screen = `${base}/#screen=${code}`;
     const row = (labelKey, url, secret) => h('div', { class: 'link-row' }, h('p', { class: secret ? 'warn-text' : '' }, t(labelKey)),
       h('input', { type: 'text', readonly: true, value: url, 'aria-label': t(labelKey), onfocus: (e) => e.target.select() }),
       h('button', { type: 'button', class: 'secondary', onclick: (e) => copy(url, e.target) }, t('common.copy')));
     return h('details', { class: 'links' }, h('summary', null, t('host.links')),
-      row('host.join_link', join), row('host.screen_link', screen), token ? row('host.control_link', control, true) : null,
+      row('host.join_link', joinUrl), row('host.screen_link', screen), token ? row('host.control_link', control, true) : null,
       h('p', { class: 'muted small' }, t('host.rules_summary', { preset: t('preset.' + (v.rules.preset || 'custom')) })));
   }
 
@@ -283,6 +380,8 @@ export function hostScreen(app, code, token) {
   return {
     unmount() {
       session.stop();
+      clearInterval(signals);
+      document.removeEventListener('pointerdown', wakeAudio);
       document.documentElement.classList.remove('screen-mode');
     },
     rerender: render,

@@ -5,14 +5,17 @@ import * as api from '../api.js';
 import { Session } from '../session.js';
 import { buzz, wakeCard } from '../device.js';
 import { roleKey, sheriffVariant } from '../i18n.js';
-import { playerIndex, playerLabel, lastVote, voteLines } from '../story.js';
-import { topbar, timer, closingLine, phaseTitle, seatList, storyList, rolesList, targetButtons, noticeBox, stepData, ICON } from '../ui.js';
+import { playerIndex, playerLabel, lastVote, voteLines, seatsDrawn } from '../story.js';
+import {
+  topbar, timer, closingLine, phaseTitle, seatList, storyList, rolesList, targetButtons, noticeBox, stepData, morningCard, seatingCard, nextLine, ICON,
+} from '../ui.js';
 
 export function playerScreen(app, code) {
   let session = null;
   let publicView = null;
   let joinError = null;
   let joining = false;
+  let looked = false; // the game has been looked up: no seat is offered before
   const act = (a) => session.act(a);
   const has = (v, type) => (v.actions || []).find((a) => a.type === type);
 
@@ -24,6 +27,7 @@ export function playerScreen(app, code) {
     joinError = errKey ? { key: errKey, params } : null;
     renderJoin();
     api.getView(code, null, null).then((res) => {
+      looked = true;
       if (res.status === 200 && res.body) {
         publicView = res.body;
         if (!api.prefs.lang() && publicView.lang) app.setLang(publicView.lang, false);
@@ -36,6 +40,11 @@ export function playerScreen(app, code) {
 
   function renderJoin() {
     const t = app.t;
+    const end = looked ? deadEnd() : h('p', { class: 'loading', role: 'status' }, '…');
+    if (end) {
+      replace(app.root, topbar(t, { code, lang: app.lang, onLang: (l) => { app.setLang(l); renderJoin(); } }), h('main', { class: 'phone' }, end));
+      return;
+    }
     const started = publicView && publicView.phase && publicView.phase.name !== 'lobby';
     const input = h('input', {
       id: 'name', name: 'name', type: 'text', maxlength: '24', required: true, autocomplete: 'nickname',
@@ -86,6 +95,31 @@ export function playerScreen(app, code) {
     renderJoin();
   }
 
+  // deadEnd explains a join link that leads nowhere, and offers the ways on: a
+  // game that does not exist (a mistyped code), one already under way (watch
+  // it), one that is over (see how it ended, or join the table's next game).
+  // It is null while a seat can be taken.
+  function deadEnd() {
+    const t = app.t;
+    const home = h('a', { class: 'button secondary', href: '/' }, t('common.home'));
+    const card = (kind, title, help, ...ways) => h('section', { class: 'card dead-end', dataset: { screen: 'dead_end', end: kind } },
+      h('h1', null, title), h('p', null, help), h('div', { class: 'ways' }, ways));
+    if (joinError && joinError.key === 'err.not_found') {
+      return card('unknown', t('end.unknown', { code }), t('end.unknown.help'),
+        h('a', { class: 'button primary', href: '/' }, t('end.other_code')));
+    }
+    const p = publicView && publicView.phase;
+    if (!p || (p.name === 'lobby' && !p.closing)) return null;
+    const watch = (key) => h('a', { class: 'button primary', href: '/#screen=' + code }, t(key));
+    if (p.name === 'game_over') {
+      const next = publicView.next;
+      return card('over', t('end.over'), next ? t('end.over.next', { code: next }) : t('end.over.help'),
+        next ? h('a', { class: 'button primary', href: '/join/' + next, dataset: { action: 'join_next' } }, t('end.join_next', { code: next })) : null,
+        watch('end.see_end'), home);
+    }
+    return card('started', t('end.started'), t('end.started.help'), watch('end.watch'), home);
+  }
+
   function startSession(s, firstView) {
     session = new Session({
       code,
@@ -95,6 +129,10 @@ export function playerScreen(app, code) {
         if (why === 'view') {
           const v = sess.view;
           if (!api.prefs.lang() && v.lang && v.lang !== app.lang) app.setLang(v.lang, false);
+          if (v.next) {
+            follow(v.next);
+            return;
+          }
           wakeUp(prev, v);
         }
         render();
@@ -119,6 +157,17 @@ export function playerScreen(app, code) {
     render();
   }
 
+  // follow takes this seat to the next game of the same table, where its token
+  // holds (docs/API.md, "play again"): no scan, no name to type.
+  function follow(next) {
+    if (!session) return;
+    session.stop();
+    api.seat.set(next, { ...session.me, playerId: session.view.you ? session.view.you.id : session.me.playerId });
+    api.prefs.setLast({ code: next, kind: 'player' });
+    session = null;
+    app.go('/join/' + next, true);
+  }
+
   // wakeUp vibrates and shows a wake card when the game turns to this phone: its
   // step opens (a speech, a vote, a wake of the night: the same words for every
   // card), or the town wakes up. A first view (a reload) wakes nobody.
@@ -126,9 +175,11 @@ export function playerScreen(app, code) {
     if (!prev || v.phase.closing || v.phase.resuming) return;
     const needs = (view) => (view.actions || []).some((a) => a.type !== 'leave' && a.type !== 'raise_hand' && a.type !== 'reveal' && a.type !== 'withdraw');
     const key = (view) => `${view.phase.name}:${view.phase.day}:${view.phase.night}:${view.phase.wake || 0}:${view.phase.speaker || ''}:${view.phase.reason || ''}`;
+    // A vote taken back to be cast again is the player's own doing, not a turn.
+    const unvoted = key(prev) === key(v) && (prev.actions || []).some((a) => a.type === 'withdraw');
     let text = null;
     if (prev.phase.name === 'night' && v.phase.name !== 'night') text = app.t('wake.morning');
-    else if (needs(v) && (!needs(prev) || key(prev) !== key(v))) text = wakeText(app.t, v);
+    else if (needs(v) && !unvoted && (!needs(prev) || key(prev) !== key(v))) text = wakeText(app.t, v);
     if (!text) return;
     buzz();
     wakeCard(text);
@@ -166,26 +217,32 @@ export function playerScreen(app, code) {
     replace(app.root,
       topbar(t, { code, who, session, lang: app.lang, onLang: (l) => { app.setLang(l); render(); } }),
       h('main', { class: ['phone', 'phase-' + v.phase.name, session.busy && 'busy'], 'aria-busy': session.busy ? 'true' : 'false', dataset: stepData(v) }, body));
+    session.tick(); // the new timers show the time at once, not at the next tick
   }
 
 
   function phaseBody(t, v, me, idx) {
     const P = (id) => playerLabel(t, idx, id);
     const name = v.phase.name;
-    if (name === 'lobby') return lobby(t, v, me);
+    if (name === 'lobby' && !v.phase.closing) return lobby(t, v, me);
     if (name === 'game_over') return gameOver(t, v, me);
     const out = [h('div', { class: 'phase-head' },
-      h('h1', { class: 'phase-title' }, phaseTitle(t, v)),
+      h('h1', { class: 'phase-title' }, name === 'lobby' ? t('phase.dealt') : phaseTitle(t, v)),
       timer(t, 'phone-timer'))];
     const speakingNow = v.phase.speaker === me.id;
     // A hand-over (closing) shows every phone the same card: the step is over, its
     // speaker keeps the floor in the view but nobody acts until the next opens.
     const step = v.phase.closing || v.phase.resuming ? 'closing' : name;
+    // A day opens with what the night brought; a first night, with the seats
+    // drawn by lot. Both are public: the same on every phone (at night without
+    // the phone's own seat, so that every night page is the same).
+    out.push(morningCard(t, v));
+    if (seatsDrawn(v)) out.push(seatingCard(t, v, { me: name === 'night' ? undefined : me.id }));
     if (!me.alive && !speakingNow && step !== 'closing') {
       out.push(h('section', { class: 'card dead', dataset: { screen: 'dead' } },
         h('h2', null, ICON.dead + ' ' + t('dead.title')),
         h('p', null, (idx.get(me.id) || {}).removed ? t('dead.removed') : t('dead.help')),
-        has(v, 'vote') ? votePanel(t, v, me, P) : null));
+        has(v, 'vote') || (v.phase.name === 'vote' && has(v, 'withdraw')) ? votePanel(t, v, me, P) : null));
       if (v.phase.speaker) out.push(h('p', { class: 'speaker-line' }, t('phase.speaker', { name: P(v.phase.speaker) })));
       out.push(lastVoteBox(t, v, idx));
       out.push(seatList(t, v, { me: me.id, compact: true, roles: 'public' }));
@@ -193,7 +250,7 @@ export function playerScreen(app, code) {
     }
     switch (step) {
       case 'closing':
-        out.push(h('section', { class: 'card closing', dataset: { screen: 'closing' } }, closingLine('big-line')));
+        out.push(h('section', { class: 'card closing', dataset: { screen: 'closing' } }, nextLine(t, v, me.id, 'big-line'), closingLine()));
         break;
       case 'night':
         out.push(night(t, v, me, P));
@@ -386,7 +443,7 @@ export function playerScreen(app, code) {
       const title = { intro: 'day.intro', day: 'day.your_speech', defence: 'day.your_defence', last_word: 'day.your_last_word' }[name];
       const sec = h('section', { class: 'card mine', dataset: { screen: 'speech' } }, h('h2', null, ICON.speaking + ' ' + t(title)));
       const nom = has(v, 'nominate');
-      if (nom) sec.append(h('h3', null, t('day.nominate')), targetButtons(t, v, nom.targets, (id) => act({ type: 'nominate', target: id }), { disabled: session.busy, focus: 'nominate' }));
+      if (nom) sec.append(h('h3', null, t('day.nominate')), targetButtons(t, v, nom.targets, (id) => act({ type: 'nominate', target: id }), { disabled: session.busy, focus: 'nominate', me: me.id }));
       if (has(v, 'withdraw')) sec.append(h('button', { type: 'button', class: 'secondary', disabled: session.busy, dataset: { action: 'withdraw' }, onclick: () => act({ type: 'withdraw' }) }, t('day.withdraw')));
       const test = has(v, 'testament');
       if (test) {
@@ -449,30 +506,44 @@ export function playerScreen(app, code) {
     return `${v.phase.day}:${v.phase.name}:${(v.phase.candidates || []).join(',')}:${v.events.length}`;
   }
 
+  // votePanel: the candidates to vote against, the player's own seat marked;
+  // once voted, the vote as the server has it (you.vote) and, where the rules let
+  // a vote change, the way to take it back. A vote taken back marks the choice
+  // it was, so a slip is easy to see.
   function votePanel(t, v, me, P) {
     const opt = has(v, 'vote');
     const sec = h('section', { class: 'card vote', dataset: { screen: 'vote' } });
+    const key = voteKey(v);
+    if (me.vote) session.local.vote = { key, target: me.vote.target || '' };
+    const before = session.local.vote && session.local.vote.key === key ? session.local.vote.target : undefined;
     if (opt) {
       if (!me.alive) sec.append(h('p', null, t('vote.half')));
       if (v.phase.extended) sec.append(h('p', { class: 'reason' }, t('vote.extended')));
       sec.append(h('h2', null, t('vote.prompt')),
-        targetButtons(t, v, opt.targets, (id) => { session.local.vote = { key: voteKey(v), target: id }; act({ type: 'vote', target: id }); }, { disabled: session.busy, focus: 'vote' }));
+        targetButtons(t, v, opt.targets, (id) => { session.local.vote = { key, target: id }; act({ type: 'vote', target: id }); },
+          { disabled: session.busy, focus: 'vote', me: me.id, previous: before || undefined }));
       if (opt.abstain) {
         sec.append(h('button', {
-          type: 'button', class: 'secondary', disabled: session.busy, dataset: { action: 'abstain' },
-          onclick: () => { session.local.vote = { key: voteKey(v), target: '' }; act({ type: 'vote' }); },
+          type: 'button', class: ['secondary', 'wide', before === '' && 'previous'], disabled: session.busy, dataset: { action: 'abstain' },
+          onclick: () => { session.local.vote = { key, target: '' }; act({ type: 'vote' }); },
         }, t('vote.abstain')));
       }
+      sec.append(h('p', { class: 'muted small' }, t(v.rules.voteChange && v.phase.reason !== 'half' ? 'vote.change.help' : 'vote.final.help')));
     } else if (v.phase.reason === 'half') {
       // R-CLASSIC-10: the living have voted; last night's victim decides.
       sec.append(h('p', { class: 'big-line' }, t('vote.half_wait')));
     } else {
-      const mine = session.local.vote && session.local.vote.key === voteKey(v) ? session.local.vote : null;
+      const mine = me.vote || null;
       sec.append(h('h2', null, ICON.voted + ' ' + t('vote.cast')));
-      if (mine) sec.append(h('p', null, mine.target ? t('vote.you_voted', { target: P(mine.target) }) : t('vote.you_abstained')));
+      if (mine) sec.append(h('p', { class: 'big-line' }, mine.target ? t('vote.you_voted', { target: P(mine.target) }) : t('vote.you_abstained')));
+      if (has(v, 'withdraw')) sec.append(changeButton(t));
       sec.append(h('p', { class: 'muted' }, t('phase.pending', { count: v.phase.pending || 0 })));
     }
     return sec;
+  }
+
+  function changeButton(t) {
+    return h('button', { type: 'button', class: 'secondary wide', disabled: session.busy, dataset: { action: 'withdraw' }, onclick: () => act({ type: 'withdraw' }) }, '↺ ' + t('vote.change'));
   }
 
   function voteAllPanel(t, v, me, P) {
@@ -482,12 +553,14 @@ export function playerScreen(app, code) {
     if (has(v, 'vote_all')) {
       if (v.phase.extended) sec.append(h('p', { class: 'reason' }, t('vote.extended')));
       sec.append(h('div', { class: 'pair' },
-        h('button', { type: 'button', class: 'target yes', disabled: session.busy, dataset: { action: 'yes' }, onclick: () => { session.local.voteAll = { key: voteKey(v), yes: true }; act({ type: 'vote_all', yes: true }); } }, '✓ ' + t('vote.all.yes')),
-        h('button', { type: 'button', class: 'target no', disabled: session.busy, dataset: { action: 'no' }, onclick: () => { session.local.voteAll = { key: voteKey(v), yes: false }; act({ type: 'vote_all', yes: false }); } }, '✗ ' + t('vote.all.no'))));
+        h('button', { type: 'button', class: 'target yes', disabled: session.busy, dataset: { action: 'yes' }, onclick: () => act({ type: 'vote_all', yes: true }) }, '✓ ' + t('vote.all.yes')),
+        h('button', { type: 'button', class: 'target no', disabled: session.busy, dataset: { action: 'no' }, onclick: () => act({ type: 'vote_all', yes: false }) }, '✗ ' + t('vote.all.no'))));
+      sec.append(h('p', { class: 'muted small' }, t(v.rules.voteChange ? 'vote.change.help' : 'vote.final.help')));
     } else {
-      const mine = session.local.voteAll && session.local.voteAll.key === voteKey(v) ? session.local.voteAll : null;
-      sec.append(h('p', null, ICON.voted + ' ' + t('vote.cast')));
-      if (mine) sec.append(h('p', null, mine.yes ? t('vote.all.you_yes') : t('vote.all.you_no')));
+      const mine = me.vote || null;
+      sec.append(h('h2', null, ICON.voted + ' ' + t('vote.cast')));
+      if (mine) sec.append(h('p', { class: 'big-line' }, mine.yes ? t('vote.all.you_yes') : t('vote.all.you_no')));
+      if (has(v, 'withdraw')) sec.append(changeButton(t));
       sec.append(h('p', { class: 'muted' }, t('phase.pending', { count: v.phase.pending || 0 })));
     }
     return sec;

@@ -102,6 +102,7 @@ type (
 	View      = body.View
 	Created   = body.Created
 	Joined    = body.Joined
+	Next      = body.Next
 	ErrorBody = body.Error
 )
 
@@ -174,6 +175,15 @@ func (c *Client) Join(code, name string) Joined {
 	c.TB.Helper()
 	var out Joined
 	c.Expect(c.JSON("POST", "/api/games/"+code+"/players", "", map[string]string{"name": name}), http.StatusCreated, &out)
+	return out
+}
+
+// Again opens the next game of a finished one, as its host, and returns the
+// 201's body.
+func (c *Client) Again(code, host string) Next {
+	c.TB.Helper()
+	var out Next
+	c.Expect(c.Do(Request{Method: "POST", Path: "/api/games/" + code + "/next", Token: host}), http.StatusCreated, &out)
 	return out
 }
 

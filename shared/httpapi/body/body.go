@@ -9,6 +9,8 @@ import "citysleeps/shared/rules"
 type View struct {
 	rules.View
 	PollAfterMs int64 `json:"pollAfterMs"`
+	// JoinURL is the join link, in the lobby of a view with no seat.
+	JoinURL string `json:"joinUrl,omitempty"`
 }
 
 // Created is the body of a 201 from POST /api/games.
@@ -17,6 +19,13 @@ type Created struct {
 	HostToken string `json:"hostToken"`
 	JoinURL   string `json:"joinUrl"`
 	Game      View   `json:"game"`
+}
+
+// Next is the body of a 201 from POST /api/games/{code}/next.
+type Next struct {
+	Code    string `json:"code"`
+	JoinURL string `json:"joinUrl"`
+	Game    View   `json:"game"`
 }
 
 // Joined is the body of a 201 from POST /api/games/{code}/players.
