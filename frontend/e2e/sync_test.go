@@ -162,10 +162,11 @@ func (g *game) checkNightScreens(v rules.View) {
 			c.querySelectorAll('.who[data-me]').forEach((e) => { e.textContent = ''; });
 			// A seat picked but not confirmed is the holder's own doing, like text
 			// typed into a field: the page before the pick is what is compared.
+			// Every page loses the same attributes, so their order stays alike.
 			c.querySelectorAll('.targets[data-task="night"] .picked').forEach((e) => e.classList.remove('picked'));
-			c.querySelectorAll('.targets[data-task="night"] [aria-pressed]').forEach((e) => e.setAttribute('aria-pressed', 'false'));
+			c.querySelectorAll('.targets[data-task="night"] [aria-pressed]').forEach((e) => e.removeAttribute('aria-pressed'));
 			c.querySelectorAll('.picked-line').forEach((e) => { e.textContent = ''; });
-			c.querySelectorAll('[data-action="confirm"]').forEach((e) => e.setAttribute('disabled', ''));
+			c.querySelectorAll('[data-action="confirm"]').forEach((e) => e.removeAttribute('disabled'));
 			const grid = c.querySelector('.targets[data-task="night"]');
 			const me = grid && grid.querySelector('[data-me]');
 			const out = { lang: document.documentElement.lang, me: me ? me.dataset.target : '', grid: [], keys: [] };

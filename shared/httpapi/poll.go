@@ -36,9 +36,10 @@ const (
 	pollNoHandOver = time.Second
 	// pollScreen: how often a screen polls.
 	pollScreen = 2200 * time.Millisecond
-	// pollOver: a finished game never changes again; the slow poll only notices
-	// that the page is still open.
-	pollOver = 30 * time.Second
+	// pollOver: a finished game changes once more at most, when its table
+	// plays again (View.Next) and every page follows it; meanwhile the pages
+	// poll slowly.
+	pollOver = 10 * time.Second
 	// deadlineSlack: a poll for a deadline comes this long after it, so that the
 	// view shows the step the deadline brings.
 	deadlineSlack = 150 * time.Millisecond
