@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"net/http"
 	"os"
 	"runtime/debug"
@@ -25,7 +26,7 @@ import (
 // Games creates, joins, reads and changes games: *service.Service.
 type Games interface {
 	Create(ctx context.Context, req service.CreateRequest) (service.Created, error)
-	Join(ctx context.Context, code, name string) (service.Joined, error)
+	Join(ctx context.Context, code string, req service.JoinRequest) (service.Joined, error)
 	Read(ctx context.Context, code, token string) (rules.View, error)
 	Act(ctx context.Context, code, token string, a rules.Action) (rules.View, error)
 }
@@ -170,9 +171,12 @@ func (h *handler) fail(w http.ResponseWriter, r *http.Request, err error) {
 }
 
 func writeError(w http.ResponseWriter, ae *apiError) {
-	if ae.status() == http.StatusServiceUnavailable {
-		// A busy game or a store hiccup passes quickly; the action id makes the
-		// retry safe.
+	switch {
+	case ae.retryAfter > 0:
+		w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(ae.retryAfter.Seconds()))))
+	case ae.status() == http.StatusServiceUnavailable:
+		// A busy game or a store hiccup passes quickly; the action id (or join
+		// id) makes the retry safe.
 		w.Header().Set("Retry-After", "1")
 	}
 	var body errorBody
@@ -239,17 +243,12 @@ func (h *handler) join(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	var req joinBody
+	var req service.JoinRequest
 	if err := readBody(w, r, &req); err != nil {
 		h.fail(w, r, err)
 		return
 	}
-	name, err := cleanName(req.Name)
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	j, err := h.cfg.Games.Join(r.Context(), code, name)
+	j, err := h.cfg.Games.Join(r.Context(), code, req)
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -537,12 +536,12 @@ func (l *lazy) Create(ctx context.Context, req service.CreateRequest) (service.C
 	return g.Create(ctx, req)
 }
 
-func (l *lazy) Join(ctx context.Context, code, name string) (service.Joined, error) {
+func (l *lazy) Join(ctx context.Context, code string, req service.JoinRequest) (service.Joined, error) {
 	g, err := l.get(ctx)
 	if err != nil {
 		return service.Joined{}, err
 	}
-	return g.Join(ctx, code, name)
+	return g.Join(ctx, code, req)
 }
 
 func (l *lazy) Read(ctx context.Context, code, token string) (rules.View, error) {
