@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"crypto/subtle"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -44,6 +45,10 @@ type Config struct {
 	// the request has one: in AWS, CloudFront puts the site's own host there
 	// (template.yaml), as the Lambda sees only API Gateway's.
 	TrustForwardedHost bool
+	// OriginVerify, if set, is the value every request must carry in
+	// OriginHeader, or be refused with 403: in AWS, CloudFront adds it, so the
+	// API's own address does not get around the edge's per-client limits.
+	OriginVerify string
 	// Function, if set, serves only that Lambda function's routes (FuncCreate, …);
 	// the others answer 404. Empty serves every route.
 	Function string
@@ -123,13 +128,22 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 	return w.ResponseWriter.Write(b)
 }
 
-// middleware adds the security headers, turns a panic into a logged 500 and
+// OriginHeader is the header that carries Config.OriginVerify.
+const OriginHeader = "X-Origin-Verify"
+
+// middleware adds the security headers, refuses a request without the
+// origin's mark (Config.OriginVerify), turns a panic into a logged 500 and
 // logs one line per request (never the token or the body).
 func (h *handler) middleware(next http.Handler) http.Handler {
+	want := []byte(h.cfg.OriginVerify)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		sw := &statusWriter{ResponseWriter: w}
 		apiHeaders(w.Header())
+		if len(want) > 0 && subtle.ConstantTimeCompare([]byte(r.Header.Get(OriginHeader)), want) != 1 {
+			h.fail(sw, r, newError(CodeForbidden, "requests come through the site's address"))
+			return
+		}
 		defer func() {
 			if p := recover(); p != nil {
 				if p == http.ErrAbortHandler {

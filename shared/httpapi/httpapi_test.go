@@ -944,3 +944,37 @@ func TestLockBanAndLimit(t *testing.T) {
 	e.clock.Add(6 * time.Second)
 	e.Expect(e.raw("POST", path, "", `{"name":"In time"}`), 201, nil)
 }
+
+// TestOriginVerify: with Config.OriginVerify set (in AWS, CloudFront adds the
+// header), a request without the mark, or with another, is refused with 403
+// and reaches no game: the API's own address does not get around the edge's
+// limits (issue 12).
+func TestOriginVerify(t *testing.T) {
+	st := store.NewMemory()
+	games := &countingGames{Games: service.New(st, service.WithLogger(slog.New(slog.DiscardHandler)))}
+	e := newEnv(t, Config{OriginVerify: "0b1c2d3e-stack-id", Games: games})
+	body := []byte(`{"preset":"classic"}`)
+	for _, mark := range []string{"", "0b1c2d3e-stack-iD", "x"} {
+		h := http.Header{}
+		if mark != "" {
+			h.Set(OriginHeader, mark)
+		}
+		e.ExpectError(e.Do(apitest.Request{Method: "POST", Path: "/api/games", Body: body, Header: h}), 403, CodeForbidden)
+	}
+	h := http.Header{OriginHeader: {"0b1c2d3e-stack-id"}}
+	e.Expect(e.Do(apitest.Request{Method: "POST", Path: "/api/games", Body: body, Header: h}), 201, nil)
+	if games.creates != 1 {
+		t.Errorf("%d creates reached the games, want the one with the mark", games.creates)
+	}
+}
+
+// countingGames counts the creates that reach the games.
+type countingGames struct {
+	Games
+	creates int
+}
+
+func (c *countingGames) Create(ctx context.Context, req service.CreateRequest) (service.Created, error) {
+	c.creates++
+	return c.Games.Create(ctx, req)
+}
