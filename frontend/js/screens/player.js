@@ -8,11 +8,23 @@ import { roleKey, sheriffVariant } from '../i18n.js';
 import { playerIndex, playerLabel, lastVote, voteLines } from '../story.js';
 import { topbar, timer, closingLine, phaseTitle, seatList, storyList, rolesList, targetButtons, noticeBox, stepData, ICON } from '../ui.js';
 
+// JOIN_ERRORS are the join page's messages for the API's refusals (docs/API.md).
+const JOIN_ERRORS = {
+  name_taken: 'err.name_taken', table_full: 'err.table_full', wrong_phase: 'err.started',
+  lobby_locked: 'err.locked', banned: 'err.banned', join_limited: 'err.join_limited',
+  name_empty: 'err.name', name_too_long: 'err.name', name_invisible: 'err.name_invisible',
+  name_invisible_chars: 'err.name_invisible_chars', name_invalid_encoding: 'err.name_invisible_chars',
+  name_marks: 'err.name_marks', name_lookalike: 'err.name_lookalike',
+};
+
 export function playerScreen(app, code) {
   let session = null;
   let publicView = null;
   let joinError = null;
   let joining = false;
+  // pendingJoin is a join that got no answer ({name, joinId}): sent again with
+  // the same id, it gets the seat it may have taken rather than a second one.
+  let pendingJoin = null;
   const act = (a) => session.act(a);
   const has = (v, type) => (v.actions || []).find((a) => a.type === type);
 
@@ -45,32 +57,35 @@ export function playerScreen(app, code) {
     const form = h('form', {
       class: 'card join', onsubmit: async (e) => {
         e.preventDefault();
-        const name = input.value.trim();
+        const name = input.value.trim().normalize('NFC'); // accents as part of their letters
         if (!name || [...name].length > 24) {
           showJoinError('err.name');
           return;
         }
+        if (!pendingJoin || pendingJoin.name !== name) pendingJoin = { name, joinId: api.newId() };
         joining = true;
         renderJoin();
-        const res = await api.joinGame(code, name);
+        const res = await api.joinGame(code, name, pendingJoin.joinId);
         joining = false;
         if (res.status === 201 || res.status === 200) {
+          pendingJoin = null;
           const s = { playerId: res.body.playerId, token: res.body.token, name };
           api.seat.set(code, s);
           api.prefs.setLast({ code, kind: 'player' });
           startSession(s, res.body.game);
           return;
         }
+        if (res.status !== 0 && res.status < 500) pendingJoin = null; // refused: no seat was taken
         const c = api.errorCode(res);
-        const key = { name_taken: 'err.name_taken', table_full: 'err.table_full', wrong_phase: 'err.started', bad_field: 'err.name' }[c]
-          || (res.status === 404 ? 'err.not_found' : res.status === 0 ? 'err.network' : 'err.generic');
-        showJoinError(key);
+        showJoinError(JOIN_ERRORS[c] || (res.status === 404 ? 'err.not_found' : res.status === 0 ? 'err.network' : 'err.generic'));
       },
     },
     h('h1', null, t('join.title', { code })),
     publicView ? h('p', { class: 'muted chips' }, h('span', null, t('preset.' + ((publicView.rules && publicView.rules.preset) || 'custom'))),
       h('span', null, t('host.count', { count: (publicView.players || []).length }))) : null,
     joinError ? h('p', { class: 'error', role: 'alert' }, t(joinError.key, joinError.params || {})) : null,
+    !joinError && started ? h('p', { class: 'error', role: 'alert', dataset: { error: 'started' } }, t('err.started')) : null,
+    !joinError && !started && publicView && publicView.phase && publicView.phase.locked ? h('p', { class: 'error', role: 'alert', dataset: { error: 'locked' } }, t('err.locked')) : null,
     started ? null : [
       h('label', { for: 'name', class: 'field-label' }, t('join.name')),
       input,
