@@ -150,9 +150,10 @@ func edgeRules(t *testing.T, acl *wafv2.WebACL) []rateRule {
 // (issue 12). It is made in us-east-1, where CloudFront takes web ACLs from, and
 // elsewhere the WebAclArn parameter brings one. The limit of all requests
 // gives one home's address (ten phones and a screen behind a NAT, measured at
-// its busiest in real games, and every page loaded) five times what it needs,
-// and holds any one client to a tenth of the API's throttle; games and seats
-// have limits of their own.
+// its busiest in real games, and every page loaded) four times what it needs
+// at least (five and a half over the 80 games of make bench), and more than if
+// every client polled faster than the fastest hint, and holds any one client to a tenth of
+// the API's throttle; games and seats have limits of their own.
 func TestTemplateEdgeLimits(t *testing.T) {
 	tmpl := loadTemplate(t)
 	raw := rawTemplate(t)
@@ -186,8 +187,8 @@ func TestTemplateEdgeLimits(t *testing.T) {
 		}
 		t.Logf("moderated by %s: %d API requests in the busiest %v, %d clients", mode, m.Busiest, loadgen.PeakWindow, c)
 	}
-	// At most, if every client polled as fast as any poll hint allows (every
-	// 0.9 s, a person moderating: docs/API.md).
+	// At most: every client polling every 0.9 s, faster than the fastest hint
+	// (1 s, in a game with no hand-over: docs/API.md).
 	fastest := clients*int(loadgen.PeakWindow/(900*time.Millisecond)) + pages
 	stage := *mustAPI(t).DefaultRouteSettings.ThrottlingRateLimit
 	rules := edgeRules(t, acl)
@@ -211,8 +212,8 @@ func TestTemplateEdgeLimits(t *testing.T) {
 	t.Logf("one home sends %d requests in its busiest %v (%d API requests, %d files for %d page loads), %d at the fastest hints; "+
 		"the limit is %d (%.1f× the need, %.1f requests a second for one client, %.0f%% of the stage's %.0f)",
 		home, loadgen.PeakWindow, busiest, pages, clients, fastest, all.limit, float64(all.limit)/float64(home), perSecond, 100*perSecond/stage, stage)
-	if all.limit < 5*home || all.limit < fastest {
-		t.Errorf("%s: %d requests in %v leaves a home less than five times its %d, or less than the fastest polling's %d", all.name, all.limit, loadgen.PeakWindow, home, fastest)
+	if all.limit < 4*home || all.limit < fastest {
+		t.Errorf("%s: %d requests in %v leaves a home less than four times its %d, or less than the fastest polling's %d", all.name, all.limit, loadgen.PeakWindow, home, fastest)
 	}
 	if perSecond > stage/10 {
 		t.Errorf("%s lets one client send %.1f requests a second, over a tenth of the API's %.0f", all.name, perSecond, stage)
