@@ -83,9 +83,9 @@ export function playerScreen(app, code) {
     h('h1', null, t('join.title', { code })),
     publicView ? h('p', { class: 'muted chips' }, h('span', null, t('preset.' + ((publicView.rules && publicView.rules.preset) || 'custom'))),
       h('span', null, t('host.count', { count: (publicView.players || []).length }))) : null,
-    joinError ? h('p', { class: 'error', role: 'alert' }, t(joinError.key, joinError.params || {})) : null,
-    !joinError && started ? h('p', { class: 'error', role: 'alert', dataset: { error: 'started' } }, t('err.started')) : null,
-    !joinError && !started && publicView && publicView.phase && publicView.phase.locked ? h('p', { class: 'error', role: 'alert', dataset: { error: 'locked' } }, t('err.locked')) : null,
+    joinError ? h('p', { class: 'error', role: 'alert', dataset: { error: joinError.key } }, t(joinError.key, joinError.params || {})) : null,
+    !joinError && started ? h('p', { class: 'error', role: 'alert', dataset: { error: 'err.started' } }, t('err.started')) : null,
+    !joinError && !started && publicView && publicView.phase && publicView.phase.locked ? h('p', { class: 'error', role: 'alert', dataset: { error: 'err.locked' } }, t('err.locked')) : null,
     started ? null : [
       h('label', { for: 'name', class: 'field-label' }, t('join.name')),
       input,
