@@ -90,11 +90,12 @@ func (e *envelope) seen(a rules.Actor, id string) bool {
 //
 // That is the window a retry can come in. A client sends its actions one at a
 // time and resends one (after a timeout, or a 503 with Retry-After) before it
-// sends the next, so its retry names its latest action, however late it comes;
-// and a client that sends many at once (a bot, a host on two devices) has the
-// game's last 64 actions, less one for each other actor (at most 30), which
-// a burst of 30 votes cannot push out. (The game used to remember its last 64
-// actions of anyone, so a busy table made the host's retry new in a minute.)
+// sends the next, so its retry names its latest action, however late it comes.
+// A client that sends many at once (a bot, a host with the control link open
+// on two devices) has the rest: a table has at most 31 actors, so at least 33
+// of the 64 places hold the game's latest actions, whoever made them. (The game
+// used to remember its last 64 actions of anyone, so a busy table made a
+// host's late retry new again within a minute.)
 func (e *envelope) remember(a rules.Actor, id string) {
 	entry := recentEntry(a, id)
 	r := append(slices.Clip(e.Acted), entry[:]...)
