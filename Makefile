@@ -115,13 +115,14 @@ deploy: sam-build
 	sam deploy $(if $(wildcard samconfig.toml),,--guided --stack-name $(STACK))
 	$(MAKE) upload
 
-# upload: the frontend to the site bucket, then a CloudFront invalidation.
+# upload: the site (httpapi.Site: not the tests, README or package.json beside
+# it in frontend/) to the bucket, then a CloudFront invalidation.
 upload:
 	out() { aws cloudformation describe-stacks --stack-name $(STACK) \
 		--query "Stacks[0].Outputs[?OutputKey=='$$1'].OutputValue" --output text; }; \
 	bucket=$$(out SiteBucketName); dist=$$(out DistributionId); \
 	aws s3 sync frontend/ "s3://$$bucket/" --delete \
-		--exclude 'test/*' --exclude 'e2e/*' --exclude '*.go' --exclude 'package.json' --exclude 'node_modules/*'; \
+		--exclude '*' --include 'index.html' --include 'favicon.svg' --include 'css/*' --include 'js/*'; \
 	aws cloudfront create-invalidation --distribution-id "$$dist" --paths '/*' >/dev/null; \
 	echo "Site: $$(out SiteUrl)"
 

@@ -137,7 +137,7 @@ func table(t *testing.T, svc *service.Service, req service.CreateRequest, names 
 	}
 	g := servicetest.Game{Code: c.Code, Host: c.HostToken}
 	for _, name := range names {
-		j, err := svc.Join(context.Background(), c.Code, name)
+		j, err := svc.Join(context.Background(), c.Code, service.JoinRequest{Name: name})
 		if err != nil {
 			t.Fatalf("join %q: %v", name, err)
 		}

@@ -101,19 +101,25 @@ func TestSportGame(t *testing.T) {
 }
 
 // lobbyChecks exercises the lobby: a full table refuses an eleventh player, the
-// host moves a seat and removes a player, who joins again from the same phone.
+// host moves a seat and removes a player, who joins again from the same phone;
+// meanwhile the eleventh phone is refused names that hide or pass for another,
+// takes the free seat, is sent away for good (ban) and finds the table closed
+// (issue 12).
 func lobbyChecks(t *testing.T, g *game) {
 	t.Helper()
 	// An eleventh phone: the table of ten is full.
 	extra := g.b.newPage(t, "phone extra", 360, 640)
 	extra.navigate(g.srv.URL + "/join/" + g.code)
 	extra.waitFor("the join form", `document.querySelector('form.join input#name')`, 20*time.Second)
-	extra.typeInto(`input#name`, "Kim")
-	extra.mustTap(`form.join button[type=submit]`, 5*time.Second)
-	extra.waitFor("the table-full message", `document.querySelector('form.join .error')`, 10*time.Second)
+	tryName := func(name, refusal string) {
+		t.Helper()
+		// Pasted, not typed: a keyboard types no zero-width space.
+		extra.eval(fmt.Sprintf(`(() => { const el = document.querySelector('input#name'); el.value = %q; el.dispatchEvent(new Event('input')); })()`, name), nil)
+		extra.mustTap(`form.join button[type=submit]`, 5*time.Second)
+		extra.waitFor("the refusal "+refusal, fmt.Sprintf(`document.querySelector('form.join .error[data-error=%q]')`, refusal), 10*time.Second)
+	}
+	tryName("Kim", "err.table_full")
 	g.shot(extra, "join-full-360")
-	extra.checkErrors()
-	extra.cancel()
 
 	// The host moves the first player one seat down.
 	h := g.host
@@ -130,12 +136,42 @@ func lobbyChecks(t *testing.T, g *game) {
 	})
 	h.waitFor("the new order on the screen", fmt.Sprintf(`document.querySelectorAll('.lobby-panel li[data-player]')[1].dataset.player === %q`, first.id), 10*time.Second)
 
-	// The host removes the last player; that phone is told, and joins again.
+	// The host removes the last player; that phone is told.
 	last := g.phones[len(g.phones)-1]
 	h.eval(`window.confirm = () => true`, nil) // the "are you sure?" dialog says yes
 	h.mustTap(fmt.Sprintf(`[data-action=kick][data-player=%q]`, last.id), 10*time.Second)
 	last.waitFor("the removed player's join form", `document.querySelector('form.join .error')`, 20*time.Second)
 	g.shot(last.page, "kicked")
+
+	// A seat is free. The eleventh phone cannot pass for a player at the table
+	// nor hide characters in a name; it takes the seat, is banned, and its
+	// phone cannot come back under another name.
+	tryName("Аnn", "err.name_lookalike") // Cyrillic А
+	g.shot(extra, "join-lookalike-360")
+	tryName("Bob\u200b", "err.name_invisible_chars")
+	tryName("\u3164", "err.name_invisible")
+	extra.typeInto(`input#name`, "Kim")
+	extra.mustTap(`form.join button[type=submit]`, 5*time.Second)
+	extra.waitFor("the lobby", `document.querySelector('main[data-phase=lobby]')`, 20*time.Second)
+	var kim string
+	extra.eval(fmt.Sprintf(`JSON.parse(localStorage.getItem('cs.seat.' + %q)).playerId`, g.code), &kim)
+	h.mustTap(fmt.Sprintf(`[data-action=ban][data-player=%q]`, kim), 10*time.Second)
+	extra.waitFor("the banned player's join form", `document.querySelector('form.join input#name')`, 20*time.Second)
+	tryName("Not Kim", "err.banned")
+	g.shot(extra, "join-banned-360")
+
+	// The host closes the table: a newcomer is told, until it opens again.
+	h.mustTap(`[data-action=lock]`, 10*time.Second)
+	h.waitFor("the open button", `document.querySelector('[data-action=unlock]')`, 10*time.Second)
+	g.shot(h, "lobby-locked")
+	last.reload()
+	last.waitFor("the closed table", `document.querySelector('form.join .error[data-error="err.locked"]')`, 20*time.Second)
+	h.mustTap(`[data-action=unlock]`, 10*time.Second)
+	h.waitFor("the lock button", `document.querySelector('[data-action=lock]')`, 10*time.Second)
+	extra.checkErrors()
+	extra.cancel()
+
+	// The removed player joins again from the same phone.
 	last.typeInto(`input#name`, last.name)
 	last.mustTap(`form.join button[type=submit]`, 5*time.Second)
 	last.waitFor("the lobby again", `document.querySelector('main[data-phase=lobby]')`, 20*time.Second)

@@ -2,8 +2,8 @@
 
 const TIMEOUT_MS = 10000;
 
-// request sends one API request and resolves to {status, body, etag, date}; a
-// network failure or timeout resolves with status 0.
+// request sends one API request and resolves to {status, body, etag, date,
+// retryAfterMs}; a network failure or timeout resolves with status 0.
 export async function request(method, path, { token, body, etag } = {}) {
   const headers = { Accept: 'application/json' };
   if (token) headers.Authorization = 'Bearer ' + token;
@@ -31,7 +31,11 @@ export async function request(method, path, { token, body, etag } = {}) {
       }
     }
     const hint = Number(res.headers.get('X-Poll-After-Ms'));
-    return { status: res.status, body: data, etag: res.headers.get('ETag'), date: res.headers.get('Date'), pollAfterMs: hint > 0 ? hint : null };
+    const after = Number(res.headers.get('Retry-After'));
+    return {
+      status: res.status, body: data, etag: res.headers.get('ETag'), date: res.headers.get('Date'),
+      pollAfterMs: hint > 0 ? hint : null, retryAfterMs: after >= 0 && res.headers.get('Retry-After') ? after * 1000 : null,
+    };
   } catch {
     return { status: 0, body: null };
   } finally {
@@ -42,30 +46,52 @@ export async function request(method, path, { token, body, etag } = {}) {
 const enc = encodeURIComponent;
 
 export const createGame = (req) => request('POST', '/api/games', { body: req });
-export const joinGame = (code, name) => request('POST', `/api/games/${enc(code)}/players`, { body: { name } });
 export const getView = (code, token, etag) => request('GET', `/api/games/${enc(code)}`, { token, etag });
 export const postAction = (code, token, action) => request('POST', `/api/games/${enc(code)}/actions`, { token, body: action });
 export const playAgain = (code, token) => request('POST', `/api/games/${enc(code)}/next`, { token });
 export const qrUrl = (code) => `/api/games/${enc(code)}/qr.svg`;
 
-// newId makes a client action id: random, so that a retried request is applied once.
+// newId makes a client id (an action's, a join's, this device's): 128 random
+// bits, so that a retried request is applied once and nobody can guess it.
 export function newId() {
   const b = new Uint8Array(16);
   crypto.getRandomValues(b);
   return Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
 }
 
-// sendAction posts an action, retrying network failures with the same id (the
-// server applies it once).
-export async function sendAction(code, token, action, tries = 3) {
-  const a = { ...action, id: action.id || newId() };
+// RETRY_MAX_MS caps how long one retry waits, whatever Retry-After says.
+export const RETRY_MAX_MS = 10000;
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// retried sends a request again while the answer says it may pass (no
+// connection, 503 busy or unavailable, 429), up to tries times, waiting what
+// the server's Retry-After says (or 400 ms, doubling) between tries. The
+// request must be safe to repeat: an action with its id, a join with its join
+// id. It resolves to the last answer.
+export async function retried(send, { tries = 4, wait = sleep } = {}) {
   let res;
   for (let i = 0; i < tries; i++) {
-    res = await postAction(code, token, a);
+    res = await send();
     if (res.status !== 0 && res.status !== 503 && res.status !== 429) return res;
-    await new Promise((r) => setTimeout(r, 400 * 2 ** i));
+    if (i + 1 < tries) await wait(Math.min(RETRY_MAX_MS, res.retryAfterMs ?? 400 * 2 ** i));
   }
   return res;
+}
+
+// sendAction posts an action, retrying with the same id (the server applies it
+// once).
+export function sendAction(code, token, action, opts) {
+  const a = { ...action, id: action.id || newId() };
+  return retried(() => postAction(code, token, a), opts);
+}
+
+// joinGame takes a seat as name, retrying with the same join id: a join whose
+// answer was lost gets the same seat and token, not "name taken". The device
+// id lets the host ban this phone from the lobby.
+export function joinGame(code, name, joinId, opts) {
+  const body = { name, joinId, device: deviceId() };
+  return retried(() => request('POST', `/api/games/${enc(code)}/players`, { body }), opts);
 }
 
 export function errorCode(res) {
@@ -104,6 +130,17 @@ export const host = {
   set: (code, token) => set('cs.host.' + code, token),
   clear: (code) => set('cs.host.' + code, null),
 };
+
+// deviceId is this browser's own random id, kept for good: the host can ban a
+// phone from a lobby by it. It names nothing but this browser.
+export function deviceId() {
+  let id = get('cs.device');
+  if (typeof id !== 'string' || !/^[0-9a-f]{32}$/.test(id)) {
+    id = newId();
+    set('cs.device', id);
+  }
+  return id;
+}
 
 export const prefs = {
   lang: () => get('cs.lang'),

@@ -9,8 +9,10 @@ import (
 	"io"
 	"math/rand/v2"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -24,16 +26,21 @@ type hostile struct {
 	path   string
 	token  string
 	inm    string // If-None-Match
-	ctype  string // Content-Type; "" is application/json when there is a body
+	ctype  string // Content-Type; "" is application/json when there is a body, noType none
 	body   []byte
 	// notAPI: the path leaves /api/ once cleaned, so the answer is not the
 	// API's JSON error.
 	notAPI bool
 }
 
+// noType as a hostile request's ctype sends its body with no Content-Type, as a
+// cross-site form or fetch may.
+const noType = "none"
+
 // hostileCases makes the requests of one round against the tables: every kind
-// of bad input the issue names, each picked with its own random details.
-func hostileCases(rng *rand.Rand, lobby, started, other *table) []hostile {
+// of bad input the issues name, each picked with its own random details.
+// locked is a lobby its host has closed, and banned a device its host banned.
+func hostileCases(rng *rand.Rand, lobby, started, other, locked *table, banned string) []hostile {
 	junk := func(n int) []byte {
 		b := make([]byte, n)
 		for i := range b {
@@ -95,6 +102,21 @@ func hostileCases(rng *rand.Rand, lobby, started, other *table) []hostile {
 		{name: "join: huge", method: "POST", path: lp + "/players", body: append(act(`{"name":"`), bytes.Repeat([]byte("y"), 17<<10+rng.IntN(1<<20))...)},
 		{name: "join: started game", method: "POST", path: sp + "/players", body: j(map[string]string{"name": "Late " + forged()[:6]})},
 		{name: "join: bad code", method: "POST", path: "/api/games/" + code() + "/players", body: act(`{"name":"Eve"}`)},
+		// Names that hide or pass for another, refused by the service (issue 12).
+		{name: "join: invisible name", method: "POST", path: lp + "/players", body: j(map[string]string{"name": strings.Repeat([]string{"\u200b", "\ufeff", "\u2060", "\u3164", "\u2800"}[rng.IntN(5)], 1+rng.IntN(20))})},
+		{name: "join: copy with a hidden char", method: "POST", path: lp + "/players", body: j(map[string]string{"name": "Guest 1" + []string{"\u200b", "\u200d", "\u2060", "\u034f"}[rng.IntN(4)]})},
+		{name: "join: look-alike", method: "POST", path: lp + "/players", body: j(map[string]string{"name": []string{"Guеst 1", "GUEST 1", "Ｇｕｅｓｔ 1", "Guest l"}[rng.IntN(4)]})},
+		{name: "join: stacked marks", method: "POST", path: lp + "/players", body: j(map[string]string{"name": "Z" + strings.Repeat("\u0351\u0352\u0353", 1+rng.IntN(5)) + "algo"})},
+		{name: "join: bad join id", method: "POST", path: lp + "/players", body: j(map[string]string{"name": "Eve", "joinId": forged()[:1+rng.IntN(15)] + "!"})},
+		{name: "join: bad device", method: "POST", path: lp + "/players", body: j(map[string]string{"name": "Eve", "device": "../" + forged()})},
+		{name: "join: banned device", method: "POST", path: lp + "/players", body: j(map[string]string{"name": "Not " + forged()[:8], "device": banned})},
+		{name: "join: locked lobby", method: "POST", path: "/api/games/" + locked.code + "/players", body: j(map[string]string{"name": "Late " + forged()[:6]})},
+		// Bodies with no Content-Type: what another site could make a browser send.
+		{name: "create: no content type", method: "POST", path: "/api/games", ctype: noType, body: act(`{"preset":"sport"}`)},
+		{name: "join: no content type", method: "POST", path: lp + "/players", ctype: noType, body: j(map[string]string{"name": "Xsite " + forged()[:6]})},
+		{name: "act: no content type", method: "POST", path: sp + "/actions", token: started.hostTok, ctype: noType, body: j(rules.Action{ID: "h" + forged()[:10], Type: rules.ActPause})},
+		{name: "act: ban by a player", method: "POST", path: lp + "/actions", token: ltok, body: j(rules.Action{ID: "h" + forged()[:10], Type: rules.ActBan, Target: lid})},
+		{name: "act: unlock by a player", method: "POST", path: "/api/games/" + locked.code + "/actions", token: locked.tokens[locked.ids[0]], body: j(rules.Action{ID: "h" + forged()[:10], Type: rules.ActUnlock})},
 		// Actions: malformed, unknown, forged tokens, other games' tokens, wrong actor.
 		{name: "act: junk", method: "POST", path: sp + "/actions", token: ptok, body: junk(1 + rng.IntN(300))},
 		{name: "act: unknown type", method: "POST", path: sp + "/actions", token: ptok, body: j(map[string]string{"id": "h" + forged()[:8], "type": "explode"})},
@@ -161,7 +183,7 @@ func (c *Client) raw(ctx context.Context, method, path, auth, ctype, inm string,
 	if auth != "" {
 		req.Header.Set("Authorization", auth)
 	}
-	if body != nil {
+	if body != nil && ctype != noType {
 		if ctype == "" {
 			ctype = "application/json"
 		}
@@ -197,7 +219,12 @@ func TestFaultHostileInput(t *testing.T) {
 	lobby := newLobby(t, target.URL, rules.PresetClassic, 3, 40000)
 	started := newTable(t, target.URL, rules.PresetSport, 10, 40010)
 	other := newTable(t, target.URL, rules.PresetSport, 10, 40030)
-	tables := []*table{lobby, started, other}
+	locked := newLobby(t, target.URL, rules.PresetClassic, 2, 40050)
+	hostAct(t, locked, rules.Action{ID: "lock", Type: rules.ActLock})
+	banned := "banned-device-" + strconv.Itoa(rand.IntN(1e9))
+	troll := joinAs(t, target.URL, lobby.code, "Troll", banned, 40060)
+	hostAct(t, lobby, rules.Action{ID: "ban", Type: rules.ActBan, Target: troll})
+	tables := []*table{lobby, started, other, locked}
 	versions := func() []int64 {
 		var out []int64
 		for _, tb := range tables {
@@ -211,7 +238,7 @@ func TestFaultHostileInput(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 13))
 	var cases []hostile
 	for range rounds {
-		cases = append(cases, hostileCases(rng, lobby, started, other)...)
+		cases = append(cases, hostileCases(rng, lobby, started, other, locked, banned)...)
 	}
 	work := make(chan int)
 	var mu sync.Mutex
@@ -293,10 +320,86 @@ func TestFaultHostileInput(t *testing.T) {
 			t.Errorf("server logged %d × %q", n, msg)
 		}
 	}
+	// A stranger joins and leaves in a loop from many addresses at once: the
+	// game gives 40 seats at once and then one every 6 s (429 join_limited),
+	// and stays as small as it was (issue 12: 1,500 cycles made a 100 KB view).
+	churned := newLobby(t, target.URL, rules.PresetParty, 9, 46000)
+	sizeBefore, _ := target.Meter.ItemSize(churned.code)
+	cycles := scale(400, 3000)
+	var joined, refused atomic.Int64
+	churnWork := make(chan int)
+	var churners sync.WaitGroup
+	churnStart := time.Now()
+	for range workers {
+		churners.Go(func() {
+			for i := range churnWork {
+				c := NewClient(target.URL, SourceAddr(47000+i%4000), nil)
+				r, err := c.JSON(ctx, "", http.MethodPost, "/api/games/"+churned.code+"/players", "",
+					map[string]string{"name": fmt.Sprintf("Troll %d", i), "joinId": fmt.Sprintf("troll-join-%08d", i)})
+				var e APIError
+				var j Joined
+				switch {
+				case err != nil:
+					t.Errorf("churn %d: %v", i, err)
+				case r.Status == http.StatusTooManyRequests && json.Unmarshal(r.Body, &e) == nil && e.Error.Code == "join_limited":
+					refused.Add(1)
+				case r.Status == http.StatusCreated && json.Unmarshal(r.Body, &j) == nil:
+					joined.Add(1)
+					if r, err := c.JSON(ctx, "", http.MethodPost, "/api/games/"+churned.code+"/actions", j.Token, rules.Action{ID: "bye", Type: rules.ActLeave}); err != nil || r.Status != http.StatusOK {
+						t.Errorf("churn %d: leave: %v %d %s", i, err, r.Status, r.Body)
+					}
+				default:
+					t.Errorf("churn %d: join answered %d %s", i, r.Status, r.Body)
+				}
+				c.Close()
+			}
+		})
+	}
+	for i := range cycles {
+		churnWork <- i
+	}
+	close(churnWork)
+	churners.Wait()
+	churnTook := time.Since(churnStart)
+	sizeAfter, largest := target.Meter.ItemSize(churned.code)
+	t.Logf("%d join-and-leave cycles from %d addresses in %v: %d joined, %d refused (join_limited); the game's item %d bytes before, %d after; the largest item of any game %d bytes",
+		cycles, min(cycles, 4000), churnTook.Round(time.Millisecond), joined.Load(), refused.Load(), sizeBefore, sizeAfter, largest)
+	if allowed := int64(40 + churnTook/(6*time.Second) + 1); joined.Load() > allowed || refused.Load() == 0 {
+		t.Errorf("%d joins went through in %v (the game gives %d), %d refused", joined.Load(), churnTook, allowed, refused.Load())
+	}
+	// The first join with a join id gives the game its key (16 bytes), and
+	// the joins set its allowance: a few dozen bytes, once, not per cycle.
+	if sizeAfter > sizeBefore+64 || largest > 4096 {
+		t.Errorf("the churned game's item went from %d to %d bytes; the largest item is %d", sizeBefore, sizeAfter, largest)
+	}
+
 	// The games still work after all that.
-	if v := started.view(t, started.clients[started.ids[0]], started.tokens[started.ids[0]]); v.Phase.Name != rules.PhaseNight {
+	// (Or still in the hand-over after the start, on a quick machine.)
+	if v := started.view(t, started.clients[started.ids[0]], started.tokens[started.ids[0]]); v.Phase.Name != rules.PhaseNight && !v.Phase.Closing {
 		t.Errorf("started game in phase %s after the flood", v.Phase.Name)
 	}
+}
+
+// hostAct sends one action of the table's host, which must succeed.
+func hostAct(t testing.TB, tb *table, a rules.Action) {
+	t.Helper()
+	r, err := tb.host.JSON(context.Background(), "", http.MethodPost, "/api/games/"+tb.code+"/actions", tb.hostTok, a)
+	if err != nil || r.Status != http.StatusOK {
+		t.Fatalf("%s: %v %d %s", a.Type, err, r.Status, r.Body)
+	}
+}
+
+// joinAs seats name from device in the game and returns the player's id.
+func joinAs(t testing.TB, base, code, name, device string, source int) string {
+	t.Helper()
+	c := NewClient(base, SourceAddr(source), nil)
+	defer c.Close()
+	r, err := c.JSON(context.Background(), "", http.MethodPost, "/api/games/"+code+"/players", "", map[string]string{"name": name, "device": device})
+	var j Joined
+	if err != nil || r.Status != http.StatusCreated || json.Unmarshal(r.Body, &j) != nil {
+		t.Fatalf("join %s: %v %d %s", name, err, r.Status, r.Body)
+	}
+	return j.PlayerID
 }
 
 // newLobby creates a game of preset with n players, not started.

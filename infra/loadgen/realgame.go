@@ -88,7 +88,15 @@ type RealGame struct {
 	// Public is, for each change of what everyone may see, how long it took
 	// the shared screen to show it.
 	Public []time.Duration
+	// Busiest is the most API requests the whole table (every phone and
+	// screen) sent in any PeakWindow: what one home's address sends, behind a
+	// NAT, against a per-address limit at the edge.
+	Busiest int
 }
+
+// PeakWindow is the window of RealGame.Busiest: the window of the edge's
+// per-address rate limit (template.yaml's EdgeLimits).
+const PeakWindow = 5 * time.Minute
 
 // The kinds of client, for RealGame.Opened.
 const (
@@ -146,6 +154,7 @@ type realTable struct {
 	openings []shown
 	lastStep string
 	deadSet  map[time.Time]bool // deadlines the oracle looks at
+	sent     []time.Time        // when each request was sent, in order
 }
 
 // revision orders the views of one game: the stored version, then the clock's
@@ -269,6 +278,7 @@ func (t *realTable) request(method, path, token string, body any, etag string) (
 		}
 		rd = bytes.NewReader(b)
 	}
+	t.sent = append(t.sent, t.now)
 	req := httptest.NewRequest(method, path, rd)
 	req.RemoteAddr = "127.0.0.1:1"
 	if token != "" {
@@ -591,7 +601,7 @@ func stepKey(v View) string {
 
 func (t *realTable) result(preset string) RealGame {
 	g := RealGame{Preset: preset, Moderator: t.moderator, Minutes: t.now.Sub(t.start).Minutes(), Kinds: t.meter.Kinds(),
-		Days: t.host.view.Phase.Day, Opened: map[string][]time.Duration{}}
+		Days: t.host.view.Phase.Day, Opened: map[string][]time.Duration{}, Busiest: busiest(t.sent, PeakWindow)}
 	if w := t.host.view.Winner; w != nil {
 		g.Winner = string(*w)
 	}
@@ -618,6 +628,19 @@ func (t *realTable) result(preset string) RealGame {
 		}
 	}
 	return g
+}
+
+// busiest is the most of the times, in order, that fall in any window of
+// length w.
+func busiest(times []time.Time, w time.Duration) int {
+	most, first := 0, 0
+	for last, at := range times {
+		for at.Sub(times[first]) >= w {
+			first++
+		}
+		most = max(most, last-first+1)
+	}
+	return most
 }
 
 // lag is how long after o a client whose page showed history first showed o's

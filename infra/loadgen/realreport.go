@@ -48,6 +48,9 @@ type ModeReport struct {
 	Screens       int     `json:"screens"`
 	Share304      float64 `json:"share304"`
 	BytesPerPoll  float64 `json:"bytesPerPoll"`
+	// Busiest is the most API requests one table sent in any PeakWindow
+	// (RealGame.Busiest), over the games.
+	Busiest int `json:"busiestPer5Min"`
 	// Opened is, by client kind and "all", how long a step the server opened
 	// took to show on each client (virtual time, exact).
 	Opened map[string]Summary `json:"opened"`
@@ -153,6 +156,7 @@ func summarizeMode(games []RealGame) *ModeReport {
 		phonePolls += g.PhonePolls
 		screenPolls += g.ScreenPolls
 		m.Screens = g.Screens
+		m.Busiest = max(m.Busiest, g.Busiest)
 		for k, d := range g.Opened {
 			opened[k] = append(opened[k], d...)
 		}
@@ -204,6 +208,7 @@ func (r RealReport) Text() string {
 		w("MODERATED BY: %s (%d games, mean %.1f minutes, %.1f days)", mode, m.Games, m.MeanMinutes, m.MeanDays)
 		w("  poll interval       phones %.0f ms, screens %.0f ms on average (%d screens); %.1f%% answered 304; %.0f bytes per poll",
 			m.PhoneEveryMs, m.ScreenEveryMs, m.Screens, 100*m.Share304, m.BytesPerPoll)
+		w("  busiest %v        %d API requests from one table (its phones and screens: one home's address)", PeakWindow, m.Busiest)
 		w("  step opened by the server → shown on each client (ms):")
 		w("    %-10s %6s %8s %8s %8s %8s", "client", "n", "p50", "p95", "p99", "max")
 		for _, k := range append(slices.Clone(ClientKinds), "all") {

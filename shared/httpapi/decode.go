@@ -28,13 +28,15 @@ const (
 )
 
 // readBody checks the content type, limits the body to MaxBody and decodes it
-// strictly into dst.
+// strictly into dst. Every body must say it is application/json: a browser
+// sends a cross-site form or a fetch without a preflight only as
+// text/plain, application/x-www-form-urlencoded or multipart/form-data (or with
+// no type), so no other site can make its visitors' browsers create, join or
+// act here.
 func readBody(w http.ResponseWriter, r *http.Request, dst any) error {
-	if ct := r.Header.Get("Content-Type"); ct != "" {
-		mt, _, err := mime.ParseMediaType(ct)
-		if err != nil || mt != "application/json" {
-			return newError(CodeUnsupportedType, "send the body as application/json")
-		}
+	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if err != nil || mt != "application/json" {
+		return newError(CodeUnsupportedType, "send the body as application/json, with Content-Type: application/json")
 	}
 	return decodeStrict(http.MaxBytesReader(w, r.Body, MaxBody), dst)
 }
@@ -102,11 +104,6 @@ func jsonKind(goKind string) string {
 	return "object"
 }
 
-// joinBody is the body of POST /api/games/{code}/players.
-type joinBody struct {
-	Name string `json:"name"`
-}
-
 // decodeCreate reads a create request and checks what HTTP can check.
 func decodeCreate(rd io.Reader) (service.CreateRequest, error) {
 	var req service.CreateRequest
@@ -135,35 +132,12 @@ func checkCreate(req service.CreateRequest) (service.CreateRequest, error) {
 	return req, nil
 }
 
-// decodeJoin reads a join request and returns the player's name, trimmed.
-func decodeJoin(rd io.Reader) (string, error) {
-	var req joinBody
-	if err := decodeStrict(rd, &req); err != nil {
-		return "", err
-	}
-	name, err := cleanName(req.Name)
-	if err != nil {
-		return "", err
-	}
-	return name, nil
-}
-
-// cleanName trims a player's name and refuses one that is empty, too long or
-// holds control characters. The service normalizes it further (inner spaces,
-// bidirectional controls).
-func cleanName(s string) (string, error) {
-	name := strings.TrimSpace(s)
-	switch {
-	case name == "":
-		return "", newError(CodeInvalid, "name is required")
-	case !utf8.ValidString(name):
-		return "", newError(CodeInvalid, "name must be valid UTF-8 text")
-	case utf8.RuneCountInString(name) > rules.MaxName:
-		return "", newError(CodeInvalid, fmt.Sprintf("name is at most %d characters", rules.MaxName))
-	case !printable(name):
-		return "", newError(CodeInvalid, "name holds control characters")
-	}
-	return name, nil
+// decodeJoin reads a join request. The name is the service's to check
+// (service.Join): only the JSON is checked here.
+func decodeJoin(rd io.Reader) (service.JoinRequest, error) {
+	var req service.JoinRequest
+	err := decodeStrict(rd, &req)
+	return req, err
 }
 
 // printable reports whether s is valid UTF-8 without control characters.

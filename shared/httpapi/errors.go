@@ -1,9 +1,11 @@
 package httpapi
 
 import (
+	"cmp"
 	"errors"
 	"net/http"
 	"strings"
+	"time"
 
 	"citysleeps/shared/rules"
 	"citysleeps/shared/service"
@@ -58,6 +60,8 @@ type apiError struct {
 	code    string // what the client sees; the class unless the rules gave a finer one
 	message string
 	cause   error // logged for internal and unavailable errors, never sent
+	// retryAfter, if set, is sent as Retry-After (rounded up to seconds).
+	retryAfter time.Duration
 }
 
 func (e *apiError) Error() string { return e.code + ": " + e.message }
@@ -101,13 +105,20 @@ func toAPIError(err error) *apiError {
 	// The service's messages are written for clients (service.Public); the
 	// causes behind them are for the log.
 	msg := service.Public(err)
+	finer := func(class string) *apiError {
+		return &apiError{class: class, code: cmp.Or(service.CodeOf(err), class), message: msg, retryAfter: service.RetryAfterOf(err)}
+	}
 	switch {
 	case errors.Is(err, service.ErrNotFound):
 		return newError(CodeNotFound, msg)
 	case errors.Is(err, service.ErrUnauthorized):
 		return newError(CodeUnauthorized, msg)
 	case errors.Is(err, service.ErrInvalid):
-		return newError(CodeInvalid, msg)
+		return finer(CodeInvalid)
+	case errors.Is(err, service.ErrConflict):
+		return finer(CodeConflict)
+	case errors.Is(err, service.ErrLimited):
+		return finer(CodeRateLimited)
 	case errors.Is(err, service.ErrBusy):
 		return &apiError{class: CodeBusy, code: CodeBusy, message: msg, cause: err}
 	case errors.Is(err, service.ErrUnavailable):

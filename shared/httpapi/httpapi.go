@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"crypto/subtle"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"net/http"
 	"os"
 	"runtime/debug"
@@ -25,7 +27,7 @@ import (
 // Games creates, joins, reads and changes games: *service.Service.
 type Games interface {
 	Create(ctx context.Context, req service.CreateRequest) (service.Created, error)
-	Join(ctx context.Context, code, name string) (service.Joined, error)
+	Join(ctx context.Context, code string, req service.JoinRequest) (service.Joined, error)
 	Read(ctx context.Context, code, token string) (rules.View, error)
 	Act(ctx context.Context, code, token string, a rules.Action) (rules.View, error)
 	Again(ctx context.Context, code, token string) (service.Created, error)
@@ -44,6 +46,10 @@ type Config struct {
 	// the request has one: in AWS, CloudFront puts the site's own host there
 	// (template.yaml), as the Lambda sees only API Gateway's.
 	TrustForwardedHost bool
+	// OriginVerify, if set, is the value every request must carry in
+	// OriginHeader, or be refused with 403: in AWS, CloudFront adds it, so the
+	// API's own address does not get around the edge's per-client limits.
+	OriginVerify string
 	// Function, if set, serves only that Lambda function's routes (FuncCreate, …);
 	// the others answer 404. Empty serves every route.
 	Function string
@@ -124,13 +130,22 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 	return w.ResponseWriter.Write(b)
 }
 
-// middleware adds the security headers, turns a panic into a logged 500 and
+// OriginHeader is the header that carries Config.OriginVerify.
+const OriginHeader = "X-Origin-Verify"
+
+// middleware adds the security headers, refuses a request without the
+// origin's mark (Config.OriginVerify), turns a panic into a logged 500 and
 // logs one line per request (never the token or the body).
 func (h *handler) middleware(next http.Handler) http.Handler {
+	want := []byte(h.cfg.OriginVerify)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		sw := &statusWriter{ResponseWriter: w}
 		apiHeaders(w.Header())
+		if len(want) > 0 && subtle.ConstantTimeCompare([]byte(r.Header.Get(OriginHeader)), want) != 1 {
+			h.fail(sw, r, newError(CodeForbidden, "requests come through the site's address"))
+			return
+		}
 		defer func() {
 			if p := recover(); p != nil {
 				if p == http.ErrAbortHandler {
@@ -172,9 +187,12 @@ func (h *handler) fail(w http.ResponseWriter, r *http.Request, err error) {
 }
 
 func writeError(w http.ResponseWriter, ae *apiError) {
-	if ae.status() == http.StatusServiceUnavailable {
-		// A busy game or a store hiccup passes quickly; the action id makes the
-		// retry safe.
+	switch {
+	case ae.retryAfter > 0:
+		w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(ae.retryAfter.Seconds()))))
+	case ae.status() == http.StatusServiceUnavailable:
+		// A busy game or a store hiccup passes quickly; the action id (or join
+		// id) makes the retry safe.
 		w.Header().Set("Retry-After", "1")
 	}
 	var body errorBody
@@ -241,17 +259,12 @@ func (h *handler) join(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	var req joinBody
+	var req service.JoinRequest
 	if err := readBody(w, r, &req); err != nil {
 		h.fail(w, r, err)
 		return
 	}
-	name, err := cleanName(req.Name)
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	j, err := h.cfg.Games.Join(r.Context(), code, name)
+	j, err := h.cfg.Games.Join(r.Context(), code, req)
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -585,12 +598,12 @@ func (l *lazy) Create(ctx context.Context, req service.CreateRequest) (service.C
 	return g.Create(ctx, req)
 }
 
-func (l *lazy) Join(ctx context.Context, code, name string) (service.Joined, error) {
+func (l *lazy) Join(ctx context.Context, code string, req service.JoinRequest) (service.Joined, error) {
 	g, err := l.get(ctx)
 	if err != nil {
 		return service.Joined{}, err
 	}
-	return g.Join(ctx, code, name)
+	return g.Join(ctx, code, req)
 }
 
 func (l *lazy) Read(ctx context.Context, code, token string) (rules.View, error) {

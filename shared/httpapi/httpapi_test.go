@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -105,6 +106,10 @@ func (e *env) version(code string) int64 {
 	return it.Version
 }
 
+// noType in a table of requests stands for a body sent with no Content-Type,
+// as a cross-site form or fetch may (issue 12).
+const noType = "none"
+
 // raw sends a request with a raw body and headers.
 func (e *env) raw(method, path, token, body string, header ...string) apitest.Response {
 	e.TB.Helper()
@@ -202,11 +207,17 @@ func TestCreateErrors(t *testing.T) {
 		{"too large", big, "", 413, CodeTooLarge},
 		{"form post", `{"preset":"sport"}`, "application/x-www-form-urlencoded", 415, CodeUnsupportedType},
 		{"text", `{"preset":"sport"}`, "text/plain", 415, CodeUnsupportedType},
+		{"no content type", `{"preset":"sport"}`, noType, 415, CodeUnsupportedType},
+		{"bad content type", `{"preset":"sport"}`, "application/", 415, CodeUnsupportedType},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			var hdr []string
-			if tc.contentType != "" {
+			switch tc.contentType {
+			case "":
+			case noType:
+				hdr = []string{"Content-Type", ""}
+			default:
 				hdr = []string{"Content-Type", tc.contentType}
 			}
 			res := e.raw("POST", "/api/games", "", tc.body, hdr...)
@@ -247,12 +258,20 @@ func TestJoinErrors(t *testing.T) {
 		status           int
 		code             string
 	}{
-		{"empty name", path, `{"name":"   "}`, 400, CodeInvalid},
-		{"no name", path, `{}`, 400, CodeInvalid},
-		{"long name", path, `{"name":"` + strings.Repeat("я", rules.MaxName+1) + `"}`, 400, CodeInvalid},
-		{"control characters", path, `{"name":"a\u0007b"}`, 400, CodeInvalid},
-		{"bidi override", path, `{"name":"a\u202eb"}`, 400, CodeInvalid},
+		// Names are the service's to check (names.go); each refusal has its code.
+		{"empty name", path, `{"name":"   "}`, 400, service.CodeNameEmpty},
+		{"no name", path, `{}`, 400, service.CodeNameEmpty},
+		{"long name", path, `{"name":"` + strings.Repeat("я", rules.MaxName+1) + `"}`, 400, service.CodeNameTooLong},
+		{"invisible name", path, `{"name":"\u200b\u2060\u3164"}`, 400, service.CodeNameInvisible},
+		{"zero-width space added", path, `{"name":"P1\u200b"}`, 400, service.CodeNameHidden},
+		{"control characters", path, `{"name":"a\u0007b"}`, 400, service.CodeNameHidden},
+		{"bidi override", path, `{"name":"a\u202eb"}`, 400, service.CodeNameHidden},
+		{"stacked marks", path, `{"name":"Zo\u0301\u0302\u0303e"}`, 400, service.CodeNameMarks},
+		{"look-alike", path, `{"name":"Р1"}`, 409, service.CodeNameLookalike}, // Cyrillic Р
 		{"name taken", path, `{"name":"P1"}`, 409, "name_taken"},
+		{"short join id", path, `{"name":"Zoe","joinId":"abc"}`, 400, CodeInvalid},
+		{"bad device", path, `{"name":"Zoe","device":"` + strings.Repeat("é", 20) + `"}`, 400, CodeInvalid},
+		{"no content type", path, `{"name":"Zoe"}`, 415, CodeUnsupportedType},
 		{"unknown field", path, `{"name":"Zoe","seat":1}`, 400, CodeMalformed},
 		{"malformed", path, `{"name":}`, 400, CodeMalformed},
 		{"trailing", path, `{"name":"Zoe"}{"name":"Zed"}`, 400, CodeMalformed},
@@ -264,7 +283,11 @@ func TestJoinErrors(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			before := e.version(code)
-			e.ExpectError(e.raw("POST", tc.path, "", tc.body), tc.status, tc.code)
+			var hdr []string
+			if tc.code == CodeUnsupportedType {
+				hdr = []string{"Content-Type", ""}
+			}
+			e.ExpectError(e.raw("POST", tc.path, "", tc.body, hdr...), tc.status, tc.code)
 			if after := e.version(code); after != before {
 				t.Errorf("version %d after a refused join, was %d", after, before)
 			}
@@ -444,12 +467,17 @@ func TestActErrors(t *testing.T) {
 		{"wrong yes type", path, p1, `{"id":"a","type":"vote_all","yes":"yes"}`, "", 400, CodeMalformed},
 		{"too large", path, host, `{"id":"a","type":"start","target":"` + strings.Repeat("x", MaxBody) + `"}`, "", 413, CodeTooLarge},
 		{"form", path, host, `{"id":"a","type":"start"}`, "multipart/form-data", 415, CodeUnsupportedType},
+		{"no content type", path, host, `{"id":"a","type":"start"}`, noType, 415, CodeUnsupportedType},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			before := e.version(code)
 			var hdr []string
-			if tc.contentType != "" {
+			switch tc.contentType {
+			case "":
+			case noType:
+				hdr = []string{"Content-Type", ""}
+			default:
 				hdr = []string{"Content-Type", tc.contentType}
 			}
 			res := e.raw("POST", tc.path, tc.token, tc.body, hdr...)
@@ -939,4 +967,91 @@ func TestAgainRoute(t *testing.T) {
 	if again := e.Again(c.Code, c.HostToken); again.Code != n.Code {
 		t.Errorf("a second request opened %s, want %s", again.Code, n.Code)
 	}
+}
+
+// TestJoinRetry: a join sent again with its joinId (its 201 was lost) gets
+// the same seat and token, not 409 name_taken (issue 12).
+func TestJoinRetry(t *testing.T) {
+	e := newEnv(t, Config{})
+	c := e.Create(map[string]string{"preset": "classic"})
+	path := "/api/games/" + c.Code + "/players"
+	body := `{"name":"Аня","joinId":"7f3c9a1e4b2d8c6f0a1b2c3d","device":"5e6f7a8b9c0d1e2f3a4b"}`
+	var first, again apitest.Joined
+	e.Expect(e.raw("POST", path, "", body), http.StatusCreated, &first)
+	e.Expect(e.raw("POST", path, "", body), http.StatusCreated, &again)
+	if again.PlayerID != first.PlayerID || again.Token != first.Token || len(again.Game.Players) != 1 {
+		t.Fatalf("the join sent again: %+v, first %+v", again, first)
+	}
+	e.ExpectError(e.raw("POST", path, "", `{"name":"Аня","joinId":"another-join-id-0123"}`), 409, "name_taken")
+}
+
+// TestLockBanAndLimit: a locked lobby refuses joins (409 lobby_locked) and
+// says so in every view; a banned device is refused (403 banned); a game that
+// had 40 joins in a moment answers 429 join_limited with Retry-After (issue 12).
+func TestLockBanAndLimit(t *testing.T) {
+	e := newEnv(t, Config{})
+	c := e.Create(map[string]string{"preset": "party"})
+	path := "/api/games/" + c.Code + "/players"
+	var troll apitest.Joined
+	e.Expect(e.raw("POST", path, "", `{"name":"Troll","device":"troll-device-000001"}`), 201, &troll)
+	e.MustAct(c.Code, c.HostToken, rules.Action{ID: "b", Type: rules.ActBan, Target: troll.PlayerID})
+	e.ExpectError(e.raw("POST", path, "", `{"name":"Friend","device":"troll-device-000001"}`), 403, "banned")
+	e.MustAct(c.Code, c.HostToken, rules.Action{ID: "l", Type: rules.ActLock})
+	if v, _ := e.Read(c.Code, ""); !v.Phase.Locked {
+		t.Error("the public view does not show the lock")
+	}
+	e.ExpectError(e.raw("POST", path, "", `{"name":"Late"}`), 409, "lobby_locked")
+	e.MustAct(c.Code, c.HostToken, rules.Action{ID: "u", Type: rules.ActUnlock})
+	for i := range 39 { // with the troll, the 40 joins a game gives at once
+		var j apitest.Joined
+		e.Expect(e.raw("POST", path, "", fmt.Sprintf(`{"name":"Guest %d"}`, i)), 201, &j)
+		if i >= 25 {
+			e.MustAct(c.Code, j.Token, rules.Action{ID: "bye", Type: rules.ActLeave})
+		}
+	}
+	before := e.version(c.Code)
+	res := e.raw("POST", path, "", `{"name":"One too many"}`)
+	e.ExpectError(res, 429, "join_limited")
+	if ra, err := strconv.Atoi(res.Header.Get("Retry-After")); err != nil || ra < 1 || ra > 6 {
+		t.Errorf("Retry-After %q, want 1 to 6 seconds", res.Header.Get("Retry-After"))
+	}
+	if e.version(c.Code) != before {
+		t.Error("a refused join changed the game")
+	}
+	e.clock.Add(6 * time.Second)
+	e.Expect(e.raw("POST", path, "", `{"name":"In time"}`), 201, nil)
+}
+
+// TestOriginVerify: with Config.OriginVerify set (in AWS, CloudFront adds the
+// header), a request without the mark, or with another, is refused with 403
+// and reaches no game: the API's own address does not get around the edge's
+// limits (issue 12).
+func TestOriginVerify(t *testing.T) {
+	st := store.NewMemory()
+	games := &countingGames{Games: service.New(st, service.WithLogger(slog.New(slog.DiscardHandler)))}
+	e := newEnv(t, Config{OriginVerify: "0b1c2d3e-stack-id", Games: games})
+	body := []byte(`{"preset":"classic"}`)
+	for _, mark := range []string{"", "0b1c2d3e-stack-iD", "x"} {
+		h := http.Header{}
+		if mark != "" {
+			h.Set(OriginHeader, mark)
+		}
+		e.ExpectError(e.Do(apitest.Request{Method: "POST", Path: "/api/games", Body: body, Header: h}), 403, CodeForbidden)
+	}
+	h := http.Header{OriginHeader: {"0b1c2d3e-stack-id"}}
+	e.Expect(e.Do(apitest.Request{Method: "POST", Path: "/api/games", Body: body, Header: h}), 201, nil)
+	if games.creates != 1 {
+		t.Errorf("%d creates reached the games, want the one with the mark", games.creates)
+	}
+}
+
+// countingGames counts the creates that reach the games.
+type countingGames struct {
+	Games
+	creates int
+}
+
+func (c *countingGames) Create(ctx context.Context, req service.CreateRequest) (service.Created, error) {
+	c.creates++
+	return c.Games.Create(ctx, req)
 }

@@ -1,10 +1,8 @@
 package httpapi
 
 import (
-	"math"
 	"net"
 	"net/http"
-	"strconv"
 	"sync"
 	"time"
 )
@@ -39,8 +37,9 @@ func Limit(next http.Handler, cfg LimitConfig) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if wait, ok := l.allow(clientIP(r)); !ok {
 			apiHeaders(w.Header())
-			w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(wait.Seconds()))))
-			writeError(w, newError(CodeRateLimited, "too many requests: slow down"))
+			ae := newError(CodeRateLimited, "too many requests: slow down")
+			ae.retryAfter = wait
+			writeError(w, ae)
 			return
 		}
 		next.ServeHTTP(w, r)

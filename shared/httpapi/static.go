@@ -20,11 +20,29 @@ const SiteCSP = "default-src 'self'; img-src 'self' data:; object-src 'none'; ba
 // code's SVG need nothing at all.
 const apiCSP = "default-src 'none'; frame-ancestors 'none'"
 
-// Static serves the frontend from fsys (the frontend/ directory): files as they
-// are, a directory's index.html, and the app's index.html for the pages that
-// have no file of their own: "/new", "/join/{CODE}" and any other path whose
-// last segment has no file extension. Dotfiles and directory listings are not
-// served. Only GET and HEAD are allowed.
+// Site is what the static site is made of, as paths in the frontend/
+// directory: files, and directories (ending in "/") all of whose files belong
+// to it. The rest of frontend/ (the browser tests' Go code, the unit tests,
+// README.md, package.json) is not the site: Static does not serve it, and the
+// Makefile's upload does not copy it to the bucket (a test holds the two to
+// this list).
+var Site = []string{"index.html", "favicon.svg", "css/", "js/"}
+
+// onSite reports whether name, a cleaned path in fsys, is one of Site's files.
+func onSite(name string) bool {
+	for _, s := range Site {
+		if name == s || strings.HasSuffix(s, "/") && strings.HasPrefix(name, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// Static serves the frontend from fsys (the frontend/ directory): the files of
+// Site as they are, and the app's index.html for the pages that have no file
+// of their own: "/", "/new", "/join/{CODE}" and any other path whose last
+// segment has no file extension. Nothing else is served: no file outside
+// Site, no dotfile, no directory listing. Only GET and HEAD are allowed.
 func Static(fsys fs.FS) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siteHeaders(w.Header())
@@ -40,21 +58,23 @@ func Static(fsys fs.FS) http.Handler {
 				return
 			}
 		}
-		if name == "" {
+		fi, err := fs.Stat(fsys, name)
+		switch {
+		case err == nil && !fi.IsDir() && onSite(name):
+		case appPage(name):
 			name = "index.html"
-		}
-		if fi, err := fs.Stat(fsys, name); err == nil && fi.IsDir() {
-			name = path.Join(name, "index.html")
-		} else if err != nil && appPage(name) {
-			name = "index.html"
+		default:
+			http.NotFound(w, r)
+			return
 		}
 		serveFile(w, r, fsys, name)
 	})
 }
 
-// appPage reports whether a path with no file is a page of the single-page app.
+// appPage reports whether a path that is not a file of the site is a page of
+// the single-page app.
 func appPage(name string) bool {
-	return name == "new" || strings.HasPrefix(name, "join/") || !strings.Contains(path.Base(name), ".")
+	return name == "" || name == "new" || strings.HasPrefix(name, "join/") || !strings.Contains(path.Base(name), ".")
 }
 
 func serveFile(w http.ResponseWriter, r *http.Request, fsys fs.FS, name string) {

@@ -16,6 +16,12 @@ func TestStatic(t *testing.T) {
 		"docs/index.html": {Data: []byte("docs")},
 		".env":            {Data: []byte("SECRET=1")},
 		"js/.hidden.js":   {Data: []byte("secret")},
+		// What frontend/ holds beside the site (issue 12).
+		"e2e/game_test.go":  {Data: []byte("package e2e")},
+		"test/i18n.test.js": {Data: []byte("import test")},
+		"README.md":         {Data: []byte("# frontend")},
+		"package.json":      {Data: []byte(`{"private":true}`)},
+		"favicon.svg":       {Data: []byte("<svg/>")},
 	}
 	h := Static(site)
 	tests := []struct {
@@ -30,7 +36,16 @@ func TestStatic(t *testing.T) {
 		{"GET", "/host", 200, "City Sleeps", "text/html; charset=utf-8"},
 		{"GET", "/js/app.js", 200, "console.log", "text/javascript; charset=utf-8"},
 		{"GET", "/css/site.css", 200, "body", "text/css; charset=utf-8"},
-		{"GET", "/docs/", 200, "docs", ""},
+		{"GET", "/favicon.svg", 200, "<svg", "image/svg+xml"},
+		{"GET", "/docs/", 200, "City Sleeps", ""},       // an app page, not a directory's index
+		{"GET", "/docs/index.html", 404, "", ""},        // not part of the site
+		{"GET", "/e2e/game_test.go", 404, "", ""},       // the browser tests
+		{"GET", "/test/i18n.test.js", 404, "", ""},      // the unit tests
+		{"GET", "/README.md", 404, "", ""},              // the frontend's notes
+		{"GET", "/package.json", 404, "", ""},           // the test runner's
+		{"GET", "/js/../package.json", 404, "", ""},     // cleaned, still not the site
+		{"GET", "/e2e/", 200, "City Sleeps", ""},        // no listing: an app page
+		{"GET", "/index.html/", 200, "City Sleeps", ""}, // cleaned to index.html
 		{"GET", "/js/missing.js", 404, "", ""},
 		{"GET", "/.env", 404, "", ""},
 		{"GET", "/js/.hidden.js", 404, "", ""},

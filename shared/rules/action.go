@@ -13,6 +13,9 @@ const (
 	ActWarn       = "warn"
 	ActRemove     = "remove"
 	ActManiacSide = "maniac_side"
+	ActLock       = "lock"   // close the lobby to new players
+	ActUnlock     = "unlock" // open it again
+	ActBan        = "ban"    // remove a player from the lobby and refuse their device
 	// Any player.
 	ActLeave     = "leave"
 	ActSleep     = "sleep"
@@ -37,6 +40,7 @@ const (
 var hostActions = map[string]bool{
 	ActStart: true, ActKick: true, ActSeat: true, ActConfigure: true, ActAdvance: true,
 	ActPause: true, ActResume: true, ActWarn: true, ActRemove: true, ActManiacSide: true,
+	ActLock: true, ActUnlock: true, ActBan: true,
 }
 
 // playerActions are the types a seated player may send.

@@ -16,7 +16,6 @@ func Again(s State, code string, now time.Time) (State, error) {
 	if err != nil {
 		return State{}, err
 	}
-	n.NextID = s.NextID
 	for i, p := range s.Players {
 		n.Players = append(n.Players, Player{ID: p.ID, Name: p.Name, Seat: i + 1, Alive: true})
 	}

@@ -23,14 +23,35 @@ func New(code string, opts Options, moderator, lang string, now time.Time) (Stat
 // MaxName is the longest player name, in characters.
 const MaxName = 24
 
+// MaxBanned bounds the devices a lobby remembers as banned; the oldest ban is
+// forgotten first. A host who bans more is fighting someone who makes new
+// devices at will, and locking the lobby (ActLock) is the answer to that.
+const MaxBanned = 16
+
 // Join seats a new player in the lobby and returns the game and the player's id.
 // The name must already be trimmed; it must be unique at the table.
 func Join(s State, name string, now time.Time) (State, string, error) {
+	return JoinFrom(s, name, "", now)
+}
+
+// JoinFrom is Join from a device known by its key (any string that names the
+// device and nothing else; "" for none): the host may ban that device from the
+// lobby (ActBan), and a banned device cannot join again. A locked lobby refuses
+// everyone.
+//
+// The new player takes the lowest free id ("p1", "p2", …), so ids stay short
+// however many people come and go in the lobby: nothing in the game refers to a
+// player who left it (see unseat).
+func JoinFrom(s State, name, device string, now time.Time) (State, string, error) {
 	switch {
 	case s.Phase.Name != PhaseLobby || s.Phase.Closing:
 		return s, "", refusal(ErrWrongPhase, "the game has started; joining is closed")
 	case name == "" || utf8.RuneCountInString(name) > MaxName || !utf8.ValidString(name):
 		return s, "", refusal(ErrBadField, "a name is 1 to 24 characters")
+	case device != "" && slices.Contains(s.Banned, device):
+		return s, "", ErrBanned
+	case s.Locked:
+		return s, "", ErrLocked
 	case len(s.Players) >= s.Rules.MaxPlayers:
 		return s, "", ErrTableFull
 	}
@@ -40,11 +61,20 @@ func Join(s State, name string, now time.Time) (State, string, error) {
 		}
 	}
 	n := s.clone()
-	n.NextID++
-	id := "p" + strconv.Itoa(n.NextID)
-	n.Players = append(n.Players, Player{ID: id, Name: name, Seat: len(n.Players) + 1, Alive: true})
+	id := n.freeID()
+	n.Players = append(n.Players, Player{ID: id, Name: name, Seat: len(n.Players) + 1, Alive: true, Device: device})
 	n.log(ToAll, Event{Type: EvJoined, Target: id})
 	return n, id, nil
+}
+
+// freeID is the lowest player id no one at the table has.
+func (s *State) freeID() string {
+	for i := 1; ; i++ {
+		id := "p" + strconv.Itoa(i)
+		if s.player(id) == nil {
+			return id
+		}
+	}
 }
 
 // Apply applies one action at time now and returns the next state. Any transition
@@ -206,10 +236,14 @@ func (s *State) do(actor Actor, a Action, now time.Time) error {
 		s.start(a.Deal, now)
 	case ActKick:
 		s.unseat(a.Target)
-		s.log(ToAll, Event{Type: EvKicked, Target: a.Target})
+	case ActBan:
+		s.ban(a.Target)
+	case ActLock:
+		s.Locked = true
+	case ActUnlock:
+		s.Locked = false
 	case ActLeave:
 		s.unseat(actor.Player)
-		s.log(ToAll, Event{Type: EvLeft, Target: actor.Player})
 	case ActSeat:
 		s.reseat(a.Target, a.Seat)
 	case ActConfigure:
@@ -217,6 +251,7 @@ func (s *State) do(actor Actor, a Action, now time.Time) error {
 	case ActManiacSide:
 		// R-MANIAC-01: the host decides the Maniac's side and announces it.
 		s.Rules.ManiacSide = a.Side
+		s.forget(func(e Event) bool { return e.Type == EvManiacSide }) // only the last word stands
 		s.log(ToAll, Event{Type: EvManiacSide, Result: a.Side})
 		if s.Phase.Name != PhaseLobby {
 			s.checkWin(now)
@@ -238,7 +273,7 @@ func (s *State) do(actor Actor, a Action, now time.Time) error {
 		s.log(ToAll, Event{Type: EvPaused})
 	case ActResume:
 		s.resume(now)
-		s.log(ToAll, Event{Type: EvResumed})
+		s.resumed()
 	case ActWarn:
 		s.warn(a.Target, a.Foul, now)
 	case ActRemove:
@@ -290,6 +325,7 @@ func (s *State) start(seed [32]byte, now time.Time) {
 	for i := range s.Players {
 		s.Players[i].Role = deck[i]
 	}
+	s.closeLobby()
 	s.log(ToAll, Event{Type: EvStarted})
 	if s.Rules.Maniac {
 		// R-MANIAC-01: the host decides the Maniac's side and announces it.
@@ -325,9 +361,36 @@ func (o Options) Deck(n int) []Role {
 	return deck
 }
 
+// unseat takes a player out of the lobby (left, kicked or banned) together with
+// their "joined" line: a lobby's comings and goings leave no trace but the table
+// as it is, so join-and-leave loops cannot grow the game, and the id is free for
+// the next player (JoinFrom).
 func (s *State) unseat(id string) {
 	s.Players = slices.DeleteFunc(s.Players, func(p Player) bool { return p.ID == id })
 	s.renumber()
+	s.forget(func(e Event) bool { return e.Type == EvJoined && e.Target == id })
+}
+
+// ban unseats a player and refuses their device from now on (JoinFrom).
+func (s *State) ban(id string) {
+	if d := s.player(id).Device; d != "" && !slices.Contains(s.Banned, d) {
+		s.Banned = append(s.Banned, d)
+		if n := len(s.Banned) - MaxBanned; n > 0 {
+			s.Banned = slices.Delete(s.Banned, 0, n)
+		}
+	}
+	s.unseat(id)
+}
+
+// closeLobby forgets what only the lobby needs once the cards are dealt: the
+// lock, the bans, the players' devices and the "joined" lines (the start says
+// who plays).
+func (s *State) closeLobby() {
+	s.Locked, s.Banned = false, nil
+	for i := range s.Players {
+		s.Players[i].Device = ""
+	}
+	s.forget(func(e Event) bool { return e.Type == EvJoined })
 }
 
 func (s *State) reseat(id string, seat int) {

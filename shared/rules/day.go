@@ -162,11 +162,13 @@ func (s *State) dayOver(now time.Time) {
 	}
 }
 
-// withdraw takes back the speaker's own nomination made in this monologue (R-SPORT-04).
+// withdraw takes back the speaker's own nomination made in this monologue
+// (R-SPORT-04). The story forgets it was made, so nominating and withdrawing in
+// a loop cannot grow the game.
 func (s *State) withdraw(by string) {
 	for i := len(s.Nominations) - 1; i >= 0; i-- {
-		if s.Nominations[i].By == by {
-			s.log(ToAll, Event{Type: EvWithdrawn, Actor: by, Target: s.Nominations[i].Target})
+		if n := s.Nominations[i]; n.By == by {
+			s.forgetLast(func(e Event) bool { return e.Type == EvNominated && e.Actor == by && e.Target == n.Target })
 			s.Nominations = slices.Delete(s.Nominations, i, i+1)
 			s.Phase.Nominated--
 			return

@@ -53,6 +53,8 @@ var (
 	ErrTableFull      = refuse(Conflict, "table_full", "the table is full")
 	ErrNameTaken      = refuse(Conflict, "name_taken", "that name is already at the table")
 	ErrPaused         = refuse(Conflict, "paused", "the game is paused")
+	ErrLocked         = refuse(Conflict, "lobby_locked", "the host has locked the table: nobody new can join")
+	ErrBanned         = refuse(Forbidden, "banned", "the host has sent this device away from the table")
 )
 
 // refusal wraps a sentinel with a more specific message while keeping errors.Is.

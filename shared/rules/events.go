@@ -3,9 +3,7 @@ package rules
 // Event types. Each is recorded with its audience; View shows a viewer only what that
 // audience allows, and everything once the game is over.
 const (
-	EvJoined        = "joined"         // target joined the lobby
-	EvLeft          = "left"           // target left the lobby
-	EvKicked        = "kicked"         // the host removed target from the lobby
+	EvJoined        = "joined"         // target is in the lobby (the line goes when they leave, and all go at the start)
 	EvStarted       = "started"        // cards dealt
 	EvNightFell     = "night_fell"     // "the city falls asleep"
 	EvShot          = "shot"           // actor (mafia) aimed at target; to the mafia, or with eyes closed the shooter only
@@ -22,7 +20,6 @@ const (
 	EvMuted         = "muted"       // target loses this monologue (R-SPORT-16)
 	EvHand          = "hand"        // target raised a hand for a further speech (R-MANIAC-09)
 	EvNominated     = "nominated"   // actor nominated target
-	EvWithdrawn     = "withdrawn"   // actor withdrew the nomination of target
 	EvVoted         = "vote_result" // the ballots of one vote, after it closed
 	EvNotVoted      = "not_voted"   // target has not voted: result "wait" (held open once more) or "lost" (counted without; R-MANIAC-10)
 	EvTie           = "tie"         // targets tied; result says what follows
@@ -34,8 +31,7 @@ const (
 	EvWarned        = "warned"      // target got a warning; result is the count, foul the foul named
 	EvRemoved       = "removed"     // target removed by warnings (result "fouls") or by the host; foul the foul named
 	EvRole          = "role"        // target's card is shown to everyone
-	EvPaused        = "paused"
-	EvResumed       = "resumed"
+	EvPaused        = "paused"      // the host paused; the line goes when the game resumes
 	EvManiacSide    = "maniac_side" // the host set the Maniac's side (R-MANIAC-01)
 	EvGameOver      = "game_over"   // result is the winning team
 )

@@ -40,9 +40,12 @@ func (s *State) hostOptions() []Option {
 		return []Option{{Type: ActAdvance}}
 	}
 	if s.Phase.Name == PhaseLobby {
-		opts := []Option{{Type: ActConfigure}, {Type: ActManiacSide}}
+		opts := []Option{{Type: ActConfigure}, {Type: ActManiacSide}, {Type: ActLock}}
+		if s.Locked {
+			opts[2].Type = ActUnlock
+		}
 		if len(all) > 0 {
-			opts = append(opts, Option{Type: ActKick, Targets: all}, Option{Type: ActSeat, Targets: all})
+			opts = append(opts, Option{Type: ActKick, Targets: all}, Option{Type: ActBan, Targets: all}, Option{Type: ActSeat, Targets: all})
 		}
 		if s.Rules.ValidateTable(len(s.Players)) == nil {
 			opts = append(opts, Option{Type: ActStart})
@@ -54,7 +57,11 @@ func (s *State) hostOptions() []Option {
 	}
 	opts := []Option{{Type: ActAdvance}, {Type: ActPause}}
 	if s.Rules.WarningsToMute > 0 || s.Rules.WarningsToRemove > 0 {
-		opts = append(opts, Option{Type: ActWarn, Targets: alive, Fouls: s.Rules.foulsFor(ActWarn)})
+		// A foul count stops at MaxWarnings, the most any rule counts to, so a
+		// host cannot grow the story without end where fouls never remove.
+		if t := s.ids(func(p *Player) bool { return p.Alive && p.Warnings < MaxWarnings }); len(t) > 0 {
+			opts = append(opts, Option{Type: ActWarn, Targets: t, Fouls: s.Rules.foulsFor(ActWarn)})
+		}
 	}
 	opts = append(opts, Option{Type: ActRemove, Targets: alive, Fouls: s.Rules.foulsFor(ActRemove)})
 	if s.Moderator == ModeratorHost && s.Rules.Maniac && s.Day == 0 {

@@ -34,7 +34,6 @@ type State struct {
 	Moderator string    `json:"moderator"`
 	Lang      string    `json:"lang,omitempty"`
 	Players   []Player  `json:"players"` // in seat order
-	NextID    int       `json:"nextId"`
 	Phase     Phase     `json:"phase"`
 	Day       int       `json:"day"`
 	Night     int       `json:"night"`
@@ -45,6 +44,10 @@ type State struct {
 	// a stored version and the ticks after Advance name one state exactly: readers
 	// can tag a view without writing the advanced state back.
 	Ticks int `json:"ticks,omitempty"`
+
+	// Lobby state, forgotten at the start: joins are closed from then on.
+	Locked bool     `json:"locked,omitempty"` // the host closed the lobby to new players
+	Banned []string `json:"banned,omitempty"` // device keys the host banned, oldest first (at most MaxBanned)
 
 	// Day state.
 	FirstSpeaker string       `json:"firstSpeaker,omitempty"` // who opened the last day (R-SPORT-03)
@@ -87,6 +90,9 @@ type Player struct {
 	Right     int      `json:"right,omitempty"`     // the Commissar's right answers (R-PARTY-04)
 	Named     []string `json:"named,omitempty"`     // mafia the Commissar named rightly (R-PARTY-04)
 	Spoke     bool     `json:"spoke,omitempty"`     // testament made (R-CLASSIC-06)
+	// Device is the key of the device the player joined from, kept in the lobby
+	// only, so that the host can ban it (ActBan). It never leaves the server.
+	Device string `json:"device,omitempty"`
 }
 
 // Check is one night question and its answer, known only to the asker (and the
@@ -193,6 +199,7 @@ func (s State) clone() State {
 		c.Players[i].Named = slices.Clone(c.Players[i].Named)
 	}
 	c.Events = slices.Clone(s.Events)
+	c.Banned = slices.Clone(s.Banned)
 	c.Nominations = slices.Clone(s.Nominations)
 	c.Ballots = slices.Clone(s.Ballots)
 	c.Choices = slices.Clone(s.Choices)

@@ -46,6 +46,8 @@ type PhaseView struct {
 	Candidates []string   `json:"candidates,omitempty"`
 	Reason     string     `json:"reason,omitempty"`
 	Paused     bool       `json:"paused"`
+	// Locked: the host has closed the lobby to new players.
+	Locked bool `json:"locked,omitempty"`
 	// Closing: the step is over and the next opens at EndsAt (Options.HandOver).
 	Closing bool `json:"closing,omitempty"`
 	// Resuming: a paused step goes on at EndsAt, with PausedLeftMs to run.
@@ -184,7 +186,8 @@ func ViewOf(s State, v Viewer, now time.Time) View {
 
 func (s *State) phaseView() PhaseView {
 	pv := PhaseView{Name: s.Phase.Name, Day: s.Day, Night: s.Night, Reason: s.Phase.Reason, Closing: s.Phase.Closing, Extended: s.Phase.Extended,
-		Resuming: s.Phase.Resuming, Wake: s.Phase.Wake, Queue: s.Phase.Queue, Candidates: s.Phase.Candidates, Nominations: s.Nominations}
+		Resuming: s.Phase.Resuming, Wake: s.Phase.Wake, Queue: s.Phase.Queue, Candidates: s.Phase.Candidates, Nominations: s.Nominations,
+		Locked: s.Locked}
 	if !s.Phase.EndsAt.IsZero() && (s.Phase.Paused == 0 || s.Phase.Resuming) {
 		t := s.Phase.EndsAt
 		pv.EndsAt = &t

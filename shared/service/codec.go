@@ -9,6 +9,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -25,75 +28,146 @@ type envelope struct {
 	Host []byte `json:"h"`
 	// Tokens maps each seated player's id to the hash of their token.
 	Tokens map[string][]byte `json:"t,omitempty"`
-	// Recent remembers the last applied actions, oldest first, at most maxRecent:
-	// recentLen bytes of a hash of actor and action id each (see actionKey).
-	Recent []byte `json:"r,omitempty"`
+	// Acted remembers applied actions, oldest first, at most maxRecent of
+	// them, recentLen bytes each (see remember).
+	Acted []byte `json:"a,omitempty"`
+	// Key is the game's secret for the tokens of joins that name a join id
+	// (joinToken), made at the first such join.
+	Key []byte `json:"k,omitempty"`
+	// JoinsFull is when the game's allowance of joins is whole again, in Unix
+	// milliseconds (takeJoin); 0 when it is whole.
+	JoinsFull int64 `json:"j,omitempty"`
 	// Next is the room code of the game this table plays next (Again).
 	Next string `json:"n,omitempty"`
 }
 
-// hostActor stands for the host in an action's key. Player ids are "p1", "p2", …,
-// so it cannot clash with one.
-const hostActor = "host"
+// maxRecent is how many applied actions a game remembers, and recentLen the
+// bytes kept of each: the actor (2 bytes: 0 for the host, n for player "pn")
+// and a 48-bit hash of the action's id. Client ids are random strings (a UUID
+// is 36 characters) that deflate cannot shrink; two ids of one actor share a
+// hash with odds of 2^-48, and a client can only aim a collision at itself.
+const (
+	maxRecent = 64
+	recentLen = 8
+)
 
-// maxRecent is how many applied action ids a game remembers: a client's retry
-// comes within seconds, while 64 actions are several minutes of a 10-player game.
-const maxRecent = 64
-
-// recentLen is the bytes kept per remembered action. Client ids are random
-// strings (a UUID is 36 characters) that deflate cannot shrink: 64 of them would be
-// half of a stored game. A 64-bit hash is a quarter of that, and two different
-// actions of the last 64 share one with odds of about 1 in 10^17; a client can
-// only aim a collision at itself, since the actor is hashed in.
-const recentLen = 8
-
-// actionKey is what Recent keeps for an action: a hash of who sent it and its id,
-// so the same id from another actor is another action.
-func actionKey(a rules.Actor, id string) [recentLen]byte {
-	who := a.Player
-	if a.Host {
-		who = hostActor
+// recentEntry is what Acted keeps of one applied action.
+func recentEntry(a rules.Actor, id string) [recentLen]byte {
+	var e [recentLen]byte
+	if !a.Host {
+		who := actorNumber(a.Player)
+		copy(e[:2], who[:])
 	}
-	sum := sha256.Sum256([]byte(who + "\x00" + id))
-	return [recentLen]byte(sum[:recentLen])
+	sum := sha256.Sum256([]byte(id))
+	copy(e[2:], sum[:])
+	return e
+}
+
+// actorNumber is a player's number in Acted: n for "pn".
+func actorNumber(player string) [2]byte {
+	n, err := strconv.Atoi(strings.TrimPrefix(player, "p"))
+	if err != nil || n < 1 || n > 0xFFFE {
+		n = 0xFFFF // not a player id this service gives: shares one number
+	}
+	var b [2]byte
+	binary.BigEndian.PutUint16(b[:], uint16(n))
+	return b
 }
 
 // seen reports whether the action id was already applied for this actor.
 func (e *envelope) seen(a rules.Actor, id string) bool {
-	k := actionKey(a, id)
-	for r := e.Recent; len(r) >= recentLen; r = r[recentLen:] {
-		if [recentLen]byte(r[:recentLen]) == k {
+	want := recentEntry(a, id)
+	for r := e.Acted; len(r) >= recentLen; r = r[recentLen:] {
+		if [recentLen]byte(r[:recentLen]) == want {
 			return true
 		}
 	}
 	return false
 }
 
-// remember records an applied action, forgetting the oldest beyond maxRecent.
+// remember records an applied action. Beyond maxRecent it forgets the oldest
+// action that is not its actor's latest: every actor's last action is
+// remembered until that actor acts again, however long that takes and whatever
+// the others do, and the rest of the room goes to the latest actions of all.
+//
+// That is the window a retry can come in. A client sends its actions one at a
+// time and resends one (after a timeout, or a 503 with Retry-After) before it
+// sends the next, so its retry names its latest action, however late it comes.
+// A client that sends many at once (a bot, a host with the control link open
+// on two devices) has the rest: a table has at most 31 actors, so at least 33
+// of the 64 places hold the game's latest actions, whoever made them. (The game
+// used to remember its last 64 actions of anyone, so a busy table made a
+// host's late retry new again within a minute.)
 func (e *envelope) remember(a rules.Actor, id string) {
-	k := actionKey(a, id)
-	r := append(e.Recent, k[:]...)
-	if n := len(r) - maxRecent*recentLen; n > 0 {
-		r = r[n:]
-	}
-	e.Recent = append([]byte(nil), r...)
-}
-
-// prune forgets the tokens of players who are no longer at the table (left or
-// kicked in the lobby), so their tokens stop matching anyone.
-func (e *envelope) prune() {
-	for id := range e.Tokens {
-		found := false
-		for _, p := range e.State.Players {
-			if p.ID == id {
-				found = true
+	entry := recentEntry(a, id)
+	r := append(slices.Clip(e.Acted), entry[:]...)
+	for len(r) > maxRecent*recentLen {
+		drop := 0
+		for i := 0; i+recentLen < len(r); i += recentLen {
+			if actorLater(r, i) {
+				drop = i
 				break
 			}
 		}
-		if !found {
+		r = slices.Delete(r, drop, drop+recentLen)
+	}
+	e.Acted = r
+}
+
+// actorLater reports whether the actor of the entry at byte i of r has a later
+// entry.
+func actorLater(r []byte, i int) bool {
+	for j := i + recentLen; j+recentLen <= len(r); j += recentLen {
+		if r[j] == r[i] && r[j+1] == r[i+1] {
+			return true
+		}
+	}
+	return false
+}
+
+// prune forgets the tokens and remembered actions of players who are no longer
+// at the table (left, kicked or banned in the lobby), so their tokens stop
+// matching anyone and a new player given the same id starts afresh.
+func (e *envelope) prune() {
+	seated := map[[2]byte]bool{{}: true} // the host
+	for _, p := range e.State.Players {
+		seated[actorNumber(p.ID)] = true
+	}
+	for id := range e.Tokens {
+		if !slices.ContainsFunc(e.State.Players, func(p rules.Player) bool { return p.ID == id }) {
 			delete(e.Tokens, id)
 		}
 	}
+	var kept []byte
+	for r := e.Acted; len(r) >= recentLen; r = r[recentLen:] {
+		if seated[[2]byte(r[:2])] {
+			kept = append(kept, r[:recentLen]...)
+		}
+	}
+	e.Acted = kept
+}
+
+// joinBurst and joinEvery are a game's allowance of new seats: joinBurst at
+// once (a full table of the largest rule set and ten more), then one every
+// joinEvery. A whole party joins at once; someone who joins and leaves in a
+// loop, from however many addresses, gets ten seats a minute, each a write.
+const (
+	joinBurst = 40
+	joinEvery = 6 * time.Second
+)
+
+// takeJoin takes one seat from the game's allowance at now, or says how long
+// until there is one (the "generic cell rate algorithm": JoinsFull moves on by
+// joinEvery per join, and a join may not push it more than joinBurst joins
+// ahead of now). It changes nothing when it refuses.
+func (e *envelope) takeJoin(now time.Time) error {
+	full := max(e.JoinsFull, now.UnixMilli()) + joinEvery.Milliseconds()
+	if over := time.Duration(full-now.UnixMilli())*time.Millisecond - joinBurst*joinEvery; over > 0 {
+		return &Error{Kind: ErrLimited, Code: "join_limited", RetryAfter: over,
+			Message: "many players have joined this game in a short time; try again in a few seconds"}
+	}
+	e.JoinsFull = full
+	return nil
 }
 
 // The stored form of a game is
@@ -171,6 +245,30 @@ func encode(e *envelope) ([]byte, error) {
 		return nil, fmt.Errorf("encode game: %w", err)
 	}
 	return buf.Bytes(), nil
+}
+
+// storedBudget is the most bytes the stored form of a game takes: with the
+// item's other attributes (about 40 bytes, store.ItemSize) it fits one DynamoDB
+// read unit of 4 KB, so a poll costs half a read unit and an action's read one,
+// however long the game has gone on. A full table of the longest names, every
+// token and remembered action id, and the current round of the story fit in it
+// (TestPropertyStoredSize); the story before the round is told more briefly
+// when it must be (pack).
+const storedBudget = 4000
+
+// pack is encode for a write: when the game's stored form would be over
+// storedBudget, its story is condensed (rules.Condense) at the least level that
+// brings it within, and e keeps the condensed story, so the answer shows what
+// is stored. A game that does not fit even at the briefest level is returned
+// as it is, over the budget (the store takes up to 400 KB).
+func pack(e *envelope) ([]byte, error) {
+	b, err := encode(e)
+	story := e.State
+	for level := 1; err == nil && len(b) > storedBudget && level <= rules.CondenseLevels; level++ {
+		e.State = rules.Condense(story, level)
+		b, err = encode(e)
+	}
+	return b, err
 }
 
 // errFormat is the cause when a stored item is not something encode wrote.

@@ -105,8 +105,8 @@ func (s *Service) next(code string) []*request {
 // a refusal decided on state that was never stored does not stand either.
 //
 // The batch is the work of everyone in it, so the store calls do not end when the
-// first sender goes away: they run without its cancellation, bounded by the
-// store's own timeouts and by maxRetries. A panic fails the batch with
+// first sender goes away: they run without its cancellation, bounded by
+// maxRetries and the budget of one request (WithBudget). A panic fails the batch with
 // ErrInternal rather than leave its senders waiting and the game's queue without
 // a writer for good, or end the process from a goroutine nothing recovers.
 func (s *Service) commit(code string, batch []*request) {

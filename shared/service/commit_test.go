@@ -488,7 +488,7 @@ func TestJoinsQueuedBehindAWriteShareOne(t *testing.T) {
 	errs := make([]error, len(names))
 	sends := make([]func(), len(names))
 	for i, name := range names {
-		sends[i] = func() { joined[i], errs[i] = svc.Join(ctx, c.Code, name) }
+		sends[i] = func() { joined[i], errs[i] = svc.Join(ctx, c.Code, service.JoinRequest{Name: name}) }
 	}
 	before := st.Writes()
 	queueBehind(t, svc, st, c.Code, sends...)()

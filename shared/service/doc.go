@@ -10,9 +10,17 @@
 //     seat may;
 //   - retries: on a version conflict the action is applied again to the fresh
 //     game, a bounded number of times with jittered backoff, so ten phones voting
-//     at once all count;
+//     at once all count; every try and pause of a request fits one budget
+//     (DefaultBudget, or less before the context's deadline), so a failing or
+//     throttled store gets the client a clear ErrUnavailable in time;
 //   - idempotency: each action carries a client id, and an id already applied for
-//     the same actor changes nothing, so a client may resend after a timeout;
+//     the same actor changes nothing, so a client may resend after a timeout; a
+//     join may carry one too, and then the same join gets the same seat;
+//   - names: one place that normalizes and checks them (cleanName), look-alikes
+//     of a name at the table included;
+//   - limits: a game gives a few dozen seats at once and then one every few
+//     seconds, and its stored form stays within one DynamoDB read unit however
+//     long it runs (pack condenses the story);
 //   - timers without servers: a poll that finds a deadline passed saves the
 //     transition it brings, under the same version check.
 //
@@ -20,7 +28,7 @@
 //
 //	svc := service.New(st) // st: store.NewDynamoFromEnv, store.OpenBolt, store.NewMemory
 //	c, err := svc.Create(ctx, service.CreateRequest{Preset: "sport", Lang: "ru"})
-//	j, err := svc.Join(ctx, c.Code, "Аня")
+//	j, err := svc.Join(ctx, c.Code, service.JoinRequest{Name: "Аня", JoinID: id, Device: dev})
 //	v, err := svc.Act(ctx, c.Code, c.HostToken, rules.Action{ID: "a1", Type: rules.ActStart})
 //	v, err = svc.Read(ctx, c.Code, j.Token) // Аня's view; "" for the shared screen
 //

@@ -2,6 +2,7 @@ package service
 
 import (
 	"errors"
+	"time"
 )
 
 // The kinds of failure the service returns, besides the rules' own refusals
@@ -11,6 +12,8 @@ import (
 //	ErrInvalid      400  the request itself is wrong (bad create request, name, action id)
 //	ErrUnauthorized 401  no token where one is needed, or a token that matches nobody here
 //	ErrNotFound     404  no such game (never created, malformed code, or expired)
+//	ErrConflict     409  not possible with the game as it is (a name that looks like one at the table)
+//	ErrLimited      429  too many joins of this game lately; retry after a while (Error.RetryAfter)
 //	ErrBusy         503  too many writers at once; retry the same request (same action id)
 //	ErrUnavailable  503  the store failed or timed out; retry later
 //	ErrInternal     500  a stored game could not be read back; a bug, logged
@@ -22,6 +25,8 @@ var (
 	ErrInvalid      = errors.New("invalid request")
 	ErrUnauthorized = errors.New("unknown or missing token")
 	ErrNotFound     = errors.New("no such game")
+	ErrConflict     = errors.New("not possible with the game as it is")
+	ErrLimited      = errors.New("too many requests for this game, try again later")
 	ErrBusy         = errors.New("the game is busy, try again")
 	ErrUnavailable  = errors.New("the game store is unavailable, try again later")
 	ErrInternal     = errors.New("internal error")
@@ -34,9 +39,13 @@ var (
 // request (context.Canceled) from a store outage. The Cause is never a
 // *rules.Error: refusals by the rules are returned unwrapped.
 type Error struct {
-	Kind    error  // one of ErrInvalid, ErrUnauthorized, ErrNotFound, ErrBusy, ErrUnavailable, ErrInternal
+	Kind    error  // one of ErrInvalid, ErrUnauthorized, ErrNotFound, ErrConflict, ErrLimited, ErrBusy, ErrUnavailable, ErrInternal
+	Code    string // a finer code for the client (such as "name_invisible"), or "" for the kind's own
 	Message string // for the client
 	Cause   error  // for the log; may be nil
+	// RetryAfter is how long the client should wait before it tries again
+	// (ErrLimited); zero when the kind's usual pause will do.
+	RetryAfter time.Duration
 }
 
 // Error returns the message and, after it, the cause: the full text is for logs.
@@ -63,7 +72,7 @@ func Public(err error) string {
 	if errors.As(err, &e) {
 		return e.Message
 	}
-	for _, k := range []error{ErrInvalid, ErrUnauthorized, ErrNotFound, ErrBusy, ErrUnavailable, ErrInternal} {
+	for _, k := range []error{ErrInvalid, ErrUnauthorized, ErrNotFound, ErrConflict, ErrLimited, ErrBusy, ErrUnavailable, ErrInternal} {
 		if err == k {
 			return k.Error()
 		}
@@ -73,6 +82,25 @@ func Public(err error) string {
 
 func fail(kind error, msg string, cause error) *Error {
 	return &Error{Kind: kind, Message: msg, Cause: cause}
+}
+
+// CodeOf returns the finer code of a service *Error in err, or "".
+func CodeOf(err error) string {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return ""
+}
+
+// RetryAfterOf returns how long the client of a service *Error in err should
+// wait before trying again, or zero.
+func RetryAfterOf(err error) time.Duration {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.RetryAfter
+	}
+	return 0
 }
 
 func invalid(msg string) *Error { return fail(ErrInvalid, msg, nil) }

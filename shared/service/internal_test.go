@@ -2,9 +2,10 @@ package service
 
 import (
 	"bytes"
+	"context"
 	"crypto/rand"
 	"encoding/json"
-	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -76,28 +77,56 @@ func TestDecodeRefusesGarbage(t *testing.T) {
 	}
 }
 
-func TestRecentIsBoundedAndPerActor(t *testing.T) {
+// TestRecentKeepsEachActorsLatest: every actor's latest applied action is
+// remembered until that actor acts again, however many actions the others take
+// meanwhile, so a host's retry that comes late after a table's worth of votes is
+// still a replay (issue 12: the game used to forget any id after 64 actions of
+// anyone); and the game remembers at most maxRecent actions.
+func TestRecentKeepsEachActorsLatest(t *testing.T) {
 	env := &envelope{}
 	host := rules.Actor{Host: true}
 	p1 := rules.Actor{Player: "p1"}
+	env.remember(host, "pause-1")
 	env.remember(p1, "same")
-	if !env.seen(p1, "same") {
-		t.Fatal("p1's action not seen")
+	if !env.seen(p1, "same") || !env.seen(host, "pause-1") {
+		t.Fatal("an applied action is not seen")
 	}
 	if env.seen(host, "same") || env.seen(rules.Actor{Player: "p2"}, "same") {
 		t.Fatal("an id of p1 counted as another actor's")
 	}
-	for i := range maxRecent {
-		env.remember(host, "h"+strings.Repeat("x", i))
+	for i := range 1000 {
+		env.remember(rules.Actor{Player: fmt.Sprintf("p%d", 2+i%29)}, fmt.Sprintf("vote-%d", i))
 	}
-	if len(env.Recent) != maxRecent*recentLen {
-		t.Fatalf("recent holds %d bytes, want %d", len(env.Recent), maxRecent*recentLen)
+	if !env.seen(host, "pause-1") || !env.seen(p1, "same") {
+		t.Error("an actor's latest action was forgotten after 1000 actions of the others")
 	}
-	if env.seen(p1, "same") {
-		t.Error("the oldest action was not forgotten after 64 more")
+	if len(env.Acted) != maxRecent*recentLen {
+		t.Errorf("%d bytes remembered, want %d", len(env.Acted), maxRecent*recentLen)
 	}
-	if !env.seen(host, "h") || !env.seen(host, "h"+strings.Repeat("x", maxRecent-1)) {
-		t.Error("one of the last 64 actions was forgotten")
+	// A burst of one actor's actions at once is remembered whole.
+	for i := range 30 {
+		env.remember(host, fmt.Sprintf("warn-%d", i))
+	}
+	for i := range 30 {
+		if !env.seen(host, fmt.Sprintf("warn-%d", i)) {
+			t.Errorf("warn-%d of a burst of 30 forgotten", i)
+		}
+	}
+	if env.seen(host, "pause-1") {
+		t.Error("the host's action before the burst is remembered beyond the bound")
+	}
+	// Players who leave are forgotten with their tokens, so a newcomer given
+	// the same id starts afresh.
+	env.State.Players = []rules.Player{{ID: "p2"}}
+	env.Tokens = map[string][]byte{"p1": hashToken("a"), "p2": hashToken("b")}
+	env.prune()
+	if env.seen(p1, "same") || env.Tokens["p1"] != nil || env.Tokens["p2"] == nil || !env.seen(host, "warn-29") {
+		t.Errorf("after p1 left: p1 seen %v, tokens %v", env.seen(p1, "same"), env.Tokens)
+	}
+	for r := env.Acted; len(r) > 0; r = r[recentLen:] {
+		if who := [2]byte(r[:2]); who != [2]byte{} && who != actorNumber("p2") {
+			t.Errorf("an action of player %v is remembered after prune", who)
+		}
 	}
 }
 
@@ -203,31 +232,6 @@ func TestNormalizeCode(t *testing.T) {
 	}
 }
 
-func TestNormalizeName(t *testing.T) {
-	good := map[string]string{
-		"Аня":                               "Аня",
-		"  Anya  ":                          "Anya",
-		"Anya \t\n  Karenina":               "Anya Karenina",
-		"\u00a0Nbsp\u00a0":                  "Nbsp",
-		"a\u0085b":                          "a b",
-		"👨‍👩‍👧 family":                      "👨‍👩‍👧 family",
-		strings.Repeat("ж", 24):             strings.Repeat("ж", 24),
-		" " + strings.Repeat("a", 24) + " ": strings.Repeat("a", 24),
-	}
-	for in, want := range good {
-		got, err := normalizeName(in)
-		if err != nil || got != want {
-			t.Errorf("normalizeName(%q) = %q, %v; want %q", in, got, err, want)
-		}
-	}
-	bad := []string{"", "   ", "\t\n", strings.Repeat("ж", 25), "a\x00b", "a\x7fb", "evil\u202Eeman", "a\u2066b", "\xff\xfe"}
-	for _, in := range bad {
-		if got, err := normalizeName(in); !errors.Is(err, ErrInvalid) {
-			t.Errorf("normalizeName(%q) = %q, %v; want ErrInvalid", in, got, err)
-		}
-	}
-}
-
 func TestValidActionID(t *testing.T) {
 	for _, id := range []string{"a", "A-z_09", strings.Repeat("x", 64), "550e8400-e29b-41d4-a716-446655440000"} {
 		if !validActionID(id) {
@@ -269,6 +273,37 @@ func TestWho(t *testing.T) {
 		got, ok := env.who(c.token)
 		if ok != c.ok || (ok && got != c.want) {
 			t.Errorf("who(%q) = %+v, %v; want %+v, %v", c.token, got, ok, c.want, c.ok)
+		}
+	}
+}
+
+// TestBudget: a request's store calls and pauses end DefaultBudget after it
+// starts, or reserve before its caller's deadline (a Lambda function's) when
+// that comes first, so it always has time to answer.
+func TestBudget(t *testing.T) {
+	s := New(nil)
+	for _, left := range []time.Duration{0, 10 * time.Second, 2 * time.Second, reserve / 2} {
+		ctx := context.Background()
+		if left > 0 {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeout(ctx, left)
+			defer cancel()
+		}
+		before := time.Now()
+		b, cancel := s.withBudget(ctx)
+		defer cancel()
+		after := time.Now()
+		end, ok := b.Deadline()
+		caller, has := ctx.Deadline()
+		switch {
+		case !ok:
+			t.Errorf("%v left: no budget", left)
+		case has && caller.Add(-reserve).Before(before.Add(DefaultBudget)):
+			if !end.Equal(caller.Add(-reserve)) {
+				t.Errorf("%v left: the budget ends %v before the caller's deadline, want %v", left, caller.Sub(end), reserve)
+			}
+		case end.Before(before.Add(DefaultBudget)) || end.After(after.Add(DefaultBudget)):
+			t.Errorf("%v left: the budget ends in %v, want %v", left, end.Sub(before), DefaultBudget)
 		}
 	}
 }

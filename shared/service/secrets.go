@@ -1,13 +1,12 @@
 package service
 
 import (
+	"crypto/hmac"
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/base64"
 	"io"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"citysleeps/shared/rules"
 )
@@ -118,51 +117,21 @@ func (e *envelope) who(token string) (rules.Viewer, bool) {
 	return v, found == 1
 }
 
-// normalizeName trims a player's name and collapses every run of white space
-// inside it (tabs and newlines included) to one space, then refuses what would
-// mislead at the table: an empty or over-long name, invalid UTF-8, control
-// characters and the invisible bidirectional controls that can reorder the text
-// around a name on other people's screens.
-func normalizeName(name string) (string, error) {
-	if !utf8.ValidString(name) {
-		return "", invalid("a name must be valid UTF-8 text")
-	}
-	name = strings.Join(strings.Fields(name), " ")
-	if name == "" {
-		return "", invalid("a name is needed")
-	}
-	if n := utf8.RuneCountInString(name); n > rules.MaxName {
-		return "", invalid("a name is at most 24 characters")
-	}
-	for _, r := range name {
-		if unicode.IsControl(r) || isBidiControl(r) {
-			return "", invalid("a name may not contain control characters")
-		}
-	}
-	return name, nil
-}
-
-// isBidiControl reports the explicit directional formatting characters (Unicode
-// UAX #9): embeddings, overrides, isolates and marks.
-func isBidiControl(r rune) bool {
-	switch {
-	case r == 0x061C, r == 0x200E, r == 0x200F:
-		return true
-	case r >= 0x202A && r <= 0x202E:
-		return true
-	case r >= 0x2066 && r <= 0x2069:
-		return true
-	}
-	return false
-}
-
-// MaxActionID is the longest client action id.
+// MaxActionID is the longest client action id, join id or device id.
 const MaxActionID = 64
+
+// MinClientID is the shortest join id or device id: 16 characters of the
+// alphabet below hold 96 bits if they are random, as the app's are (128 bits).
+const MinClientID = 16
 
 // validActionID reports whether id is 1 to 64 characters of [A-Za-z0-9_-]: enough
 // for a UUID or a counter, and nothing that needs escaping in a log line.
-func validActionID(id string) bool {
-	if id == "" || len(id) > MaxActionID {
+func validActionID(id string) bool { return validClientID(id, 1) }
+
+// validClientID reports whether id is minLen to MaxActionID characters of
+// [A-Za-z0-9_-].
+func validClientID(id string, minLen int) bool {
+	if len(id) < minLen || len(id) > MaxActionID {
 		return false
 	}
 	for i := 0; i < len(id); i++ {
@@ -172,4 +141,28 @@ func validActionID(id string) bool {
 		}
 	}
 	return true
+}
+
+// gameKeyLen is the length of a game's secret key (envelope.Key).
+const gameKeyLen = 16
+
+// joinToken is the token of the seat that a join with the client's joinID
+// takes: an HMAC of the id under the game's key, as long as a random token. The
+// same join sent again gets the same token, and finds its seat by the token's
+// hash, which is all that is stored of it; without the key, which never leaves
+// the store, nobody can work a token out from a join id.
+func joinToken(key []byte, joinID string) string {
+	m := hmac.New(sha256.New, key)
+	m.Write([]byte(joinID))
+	return base64.RawURLEncoding.EncodeToString(m.Sum(nil)[:tokenBytes])
+}
+
+// deviceKeyLen is the bytes kept of a device id's hash.
+const deviceKeyLen = 9
+
+// deviceKey is what the game keeps of a client's device id (rules.JoinFrom): a
+// hash, so the stored game holds nothing the device sent.
+func deviceKey(device string) string {
+	sum := sha256.Sum256([]byte("device\x00" + device))
+	return base64.RawURLEncoding.EncodeToString(sum[:deviceKeyLen])
 }

@@ -2,6 +2,7 @@ package service
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/json"
@@ -29,11 +30,24 @@ const (
 	// errors). Ten phones voting at once need a few rounds; eight with backoff
 	// settle them.
 	DefaultMaxRetries = 8
+	// DefaultBudget is how long one request may spend on the store, every try
+	// and pause included (WithBudget). A caller's own deadline (a Lambda
+	// function's timeout, carried by its context) ends it sooner: reserve before
+	// it. So a throttled or failing store gets a phone its 503 with Retry-After
+	// in about three seconds, well within the function's timeout (template.yaml:
+	// 10 s) and the app's own (10 s), instead of a timeout from API Gateway.
+	DefaultBudget = 3 * time.Second
+	// reserve is the time kept back from a caller's deadline to answer in.
+	reserve = 500 * time.Millisecond
 	// codeTries bounds the search for a free room code.
 	codeTries = 8
-	// backoffBase and backoffMax bound the jittered exponential wait between tries.
-	backoffBase = 2 * time.Millisecond
-	backoffMax  = 250 * time.Millisecond
+	// backoffBase and backoffMax bound the jittered exponential wait between
+	// tries after a conflict or a store error; throttleBase and throttleMax
+	// after the store throttled the request, which passes more slowly.
+	backoffBase  = 2 * time.Millisecond
+	backoffMax   = 250 * time.Millisecond
+	throttleBase = 50 * time.Millisecond
+	throttleMax  = time.Second
 )
 
 // Languages are the languages a game can be played in.
@@ -49,6 +63,7 @@ type Service struct {
 	log        *slog.Logger
 	ttl        time.Duration
 	maxRetries int
+	budget     time.Duration
 
 	randMu sync.Mutex // a caller's io.Reader need not be safe for concurrent use
 	rand   io.Reader
@@ -83,6 +98,11 @@ func WithTTL(d time.Duration) Option { return func(s *Service) { s.ttl = d } }
 // before it gives up (default DefaultMaxRetries; at least 1).
 func WithMaxRetries(n int) Option { return func(s *Service) { s.maxRetries = max(1, n) } }
 
+// WithBudget sets how long one request may spend on the store, all its tries
+// included, before it gives up with ErrUnavailable (default DefaultBudget). The
+// context's deadline, less a moment to answer in, ends it sooner.
+func WithBudget(d time.Duration) Option { return func(s *Service) { s.budget = d } }
+
 // WithLocalLocks makes the requests that write one game (actions and joins)
 // take turns inside this process instead of racing to the store, and makes the
 // ones that queue behind a write in flight share the next write (see write).
@@ -98,7 +118,7 @@ func WithLocalLocks() Option {
 // New returns a Service on st.
 func New(st store.Store, opts ...Option) *Service {
 	s := &Service{st: st, now: time.Now, log: slog.Default(), ttl: DefaultTTL,
-		maxRetries: DefaultMaxRetries, rand: rand.Reader}
+		maxRetries: DefaultMaxRetries, budget: DefaultBudget, rand: rand.Reader}
 	for _, o := range opts {
 		o(s)
 	}
@@ -122,6 +142,23 @@ type Created struct {
 	Code      string     `json:"code"`
 	HostToken string     `json:"hostToken"`
 	Game      rules.View `json:"game"`
+}
+
+// JoinRequest is what a player sends to take a seat.
+type JoinRequest struct {
+	// Name is the player's name as typed; the service normalizes and checks it
+	// (cleanName).
+	Name string `json:"name"`
+	// JoinID, if set, makes the join safe to send again: the client's own
+	// random id for this join (MinClientID to MaxActionID of [A-Za-z0-9_-]).
+	// A join with an id that already has a seat returns that seat and the same
+	// token. Whoever knows the id can do that, so it is as secret as the token.
+	JoinID string `json:"joinId,omitempty"`
+	// Device, if set, is the client's own random id for the device it runs on
+	// (the same length and letters), kept for good: the host can ban the device
+	// of a seat from the lobby. Only a hash of it is kept, and only while the
+	// game is in its lobby.
+	Device string `json:"device,omitempty"`
 }
 
 // Joined is a new seat: the player's id, their secret token and their view.
@@ -160,13 +197,13 @@ func (s *Service) Create(ctx context.Context, req CreateRequest) (Created, error
 // put stores env as a new game under a free room code, with the state that
 // game makes for that code, and returns the code and the time it was made at.
 func (s *Service) put(ctx context.Context, op string, env *envelope, game func(code string, now time.Time) (rules.State, error)) (string, time.Time, error) {
+	ctx, cancel := s.withBudget(ctx)
+	defer cancel()
 	var last error
 	code := ""
 	for try := 0; try < max(codeTries, s.maxRetries); try++ {
-		if last != nil && !errors.Is(last, store.ErrExists) {
-			if err := s.pause(ctx, try); err != nil {
-				return "", time.Time{}, err
-			}
+		if last != nil && !errors.Is(last, store.ErrExists) && !s.pause(ctx, try, last) {
+			break
 		}
 		if code == "" {
 			var err error
@@ -354,41 +391,72 @@ func jsonProblem(err error) string {
 	return "malformed JSON"
 }
 
-// Join seats a new player in the lobby under name (trimmed, inner white space
-// collapsed, at most rules.MaxName characters) and returns the player's id, their
-// secret token and their view. The rules refuse a name already at the table, a
-// full table and a game that has started, as *rules.Error.
-func (s *Service) Join(ctx context.Context, code, name string) (Joined, error) {
+// Join seats a new player in the lobby and returns the player's id, their
+// secret token and their view. The name is normalized and checked here
+// (cleanName), and one that looks like a name at the table is refused; the
+// rules refuse a name already taken, a full table, a locked lobby, a banned
+// device and a game that has started, as *rules.Error. A game gives
+// joinBurst seats at once and then one every joinEvery (ErrLimited).
+//
+// With a join id the token is derived from it and the game's key, so a join
+// sent again after its answer was lost finds its seat and gets the same token,
+// instead of a second seat and "name taken".
+func (s *Service) Join(ctx context.Context, code string, req JoinRequest) (Joined, error) {
 	code, ok := normalizeCode(code)
 	if !ok {
 		return Joined{}, errNoGame()
 	}
-	name, err := normalizeName(name)
+	name, err := cleanName(req.Name)
 	if err != nil {
 		return Joined{}, err
 	}
-	token, err := s.token()
+	for _, f := range []struct{ field, v string }{{"joinId", req.JoinID}, {"device", req.Device}} {
+		if f.v != "" && !validClientID(f.v, MinClientID) {
+			return Joined{}, invalid(fmt.Sprintf("%s must be %d to %d letters, digits, '-' or '_'", f.field, MinClientID, MaxActionID))
+		}
+	}
+	device := ""
+	if req.Device != "" {
+		device = deviceKey(req.Device)
+	}
+	random, err := s.token()
 	if err != nil {
 		return Joined{}, err
 	}
-	h := hashToken(token)
-	var id string
+	newKey := make([]byte, gameKeyLen)
+	if err := s.read(newKey); err != nil {
+		return Joined{}, err
+	}
+	var id, token string
 	out, err := s.write(ctx, "join", code, func(env *envelope, now time.Time, try int) (bool, error) {
-		if try > 0 {
-			// An earlier try may have been written although the store reported
-			// an error: then this token already has its seat.
-			for seat, th := range env.Tokens {
-				if bytes.Equal(th, h) {
-					id = seat
-					return false, nil
-				}
+		key := env.Key
+		if key == nil {
+			key = newKey
+		}
+		token = random
+		if req.JoinID != "" {
+			token = joinToken(key, req.JoinID)
+		}
+		h := hashToken(token)
+		// Sent before: this join id's token (or, on a later try, this
+		// request's own random one) already has its seat.
+		for seat, th := range env.Tokens {
+			if bytes.Equal(th, h) {
+				id = seat
+				return false, nil
 			}
 		}
-		st, seat, err := rules.Join(env.State, name, now)
+		if other, ok := lookalike(name, env.State.Players); ok {
+			return false, nameError(CodeNameLookalike, fmt.Sprintf("%q looks too much like %q, who is at the table: pick another name", name, other))
+		}
+		st, seat, err := rules.JoinFrom(env.State, name, device, now)
 		if err != nil {
 			return false, err
 		}
-		env.State = st
+		if err := env.takeJoin(now); err != nil {
+			return false, err
+		}
+		env.State, env.Key = st, key
 		env.Tokens[seat] = h
 		id = seat
 		return true, nil
@@ -507,10 +575,10 @@ func (s *Service) Revision(ctx context.Context, code, token string) (Revision, e
 	if !ok {
 		return Revision{}, errNoGame()
 	}
-	for try := 0; ; try++ {
-		if err := s.pause(ctx, try); err != nil {
-			return Revision{}, err
-		}
+	ctx, cancel := s.withBudget(ctx)
+	defer cancel()
+	var last error
+	for try := 0; try < s.maxRetries && s.pause(ctx, try, last); try++ {
 		it, err := s.st.Get(ctx, code, false)
 		if errors.Is(err, store.ErrNotFound) {
 			it, err = s.st.Get(ctx, code, true) // perhaps created a moment ago
@@ -519,9 +587,10 @@ func (s *Service) Revision(ctx context.Context, code, token string) (Revision, e
 			if errors.Is(err, store.ErrNotFound) {
 				return Revision{}, errNoGame()
 			}
-			if !retryable(ctx, err) || try+1 >= s.maxRetries {
+			if !retryable(ctx, err) {
 				return Revision{}, s.storeFailure(ctx, "revision", code, err)
 			}
+			last = err
 			continue
 		}
 		now := s.now()
@@ -540,6 +609,7 @@ func (s *Service) Revision(ctx context.Context, code, token string) (Revision, e
 		at := rules.Advance(env.State, now)
 		return Revision{Version: it.Version, Tick: at.Ticks - env.State.Ticks, Timing: rules.TimingOf(at), Viewer: v, Moderator: at.Moderator}, nil
 	}
+	return Revision{}, s.giveUp(ctx, "revision", code, last)
 }
 
 // step is one try of a request on a loaded game, at time now: it changes env in
@@ -570,11 +640,10 @@ func (o outcome) view(v rules.Viewer) rules.View { return view(o.env, v, o.versi
 // to maxRetries times. Retrying after a store error is safe even if the failed
 // write did land: fn then sees its own action id (or token) in the reloaded game.
 func (s *Service) loop(ctx context.Context, op, code string, fn step) (outcome, error) {
+	ctx, cancel := s.withBudget(ctx)
+	defer cancel()
 	var last error
-	for try := 0; try < s.maxRetries; try++ {
-		if err := s.pause(ctx, try); err != nil {
-			return outcome{}, err
-		}
+	for try := 0; try < s.maxRetries && s.pause(ctx, try, last); try++ {
 		// A plain read may be served eventually consistent (a poll); the write's
 		// version check catches a stale one, and later tries read consistently.
 		consistent := op != "read" || try > 0
@@ -612,7 +681,7 @@ func (s *Service) loop(ctx context.Context, op, code string, fn step) (outcome, 
 			return outcome{env, it.Version, now}, nil
 		}
 		env.prune()
-		b, err := encode(env)
+		b, err := pack(env)
 		if err != nil {
 			s.log.ErrorContext(ctx, "service: game unencodable", "op", op, "code", code, "err", err)
 			return outcome{}, fail(ErrInternal, "the game could not be saved", err)
@@ -632,11 +701,30 @@ func (s *Service) loop(ctx context.Context, op, code string, fn step) (outcome, 
 		last = err
 		s.log.DebugContext(ctx, "service: save failed, trying again", "op", op, "code", code, "try", try, "err", err)
 	}
+	return outcome{}, s.giveUp(ctx, op, code, last)
+}
+
+// giveUp is the failure of a request whose tries, or whose budget, ran out
+// after last: busy if the game kept changing under it, unavailable if the
+// store kept failing.
+func (s *Service) giveUp(ctx context.Context, op, code string, last error) error {
 	if errors.Is(last, store.ErrConflict) {
-		s.log.WarnContext(ctx, "service: gave up on a busy game", "op", op, "code", code, "tries", s.maxRetries)
-		return outcome{}, fail(ErrBusy, "the game is busy, try again", last)
+		s.log.WarnContext(ctx, "service: gave up on a busy game", "op", op, "code", code)
+		return fail(ErrBusy, "the game is busy, try again", last)
 	}
-	return outcome{}, s.storeFailure(ctx, op, code, last)
+	return s.storeFailure(ctx, op, code, last)
+}
+
+// withBudget bounds ctx by the request's budget: s.budget from now, or reserve
+// before ctx's own deadline (a Lambda function's) if that comes first. Every
+// store call and pause of the request runs under it, so a store that hangs or
+// throttles ends the request in time to answer.
+func (s *Service) withBudget(ctx context.Context) (context.Context, context.CancelFunc) {
+	end := time.Now().Add(s.budget)
+	if d, ok := ctx.Deadline(); ok && d.Add(-reserve).Before(end) {
+		end = d.Add(-reserve)
+	}
+	return context.WithDeadline(ctx, end)
 }
 
 // retryable reports whether a store error may pass if the request is tried again:
@@ -654,27 +742,37 @@ func retryable(ctx context.Context, err error) bool {
 // storeFailure logs a failed store call and returns the client's side of it.
 func (s *Service) storeFailure(ctx context.Context, op, code string, err error) error {
 	if ctx.Err() != nil {
-		return fail(ErrUnavailable, "the request was cancelled or timed out", err)
+		return fail(ErrUnavailable, "the game store did not answer in time, try again", cmp.Or(err, ctx.Err()))
 	}
 	s.log.WarnContext(ctx, "service: store failed", "op", op, "code", code, "err", err)
 	return fail(ErrUnavailable, "the game store is unavailable, try again later", err)
 }
 
-// pause waits before try number try (none before the first): a random time up
-// to backoffBase·2^(try-1), at most backoffMax ("full jitter"), so that writers
-// that collided spread out instead of colliding again.
-func (s *Service) pause(ctx context.Context, try int) error {
+// pause waits before try number try (none before the first), after the
+// failure last: a random time up to base·2^(try-1), at most max ("full
+// jitter"), so that writers that collided spread out instead of colliding
+// again; after a throttle the base and the cap are longer (throttleBase,
+// throttleMax). It reports false, at once, when the request has no time left
+// for the wait: the budget would run out during it, or ctx is done.
+func (s *Service) pause(ctx context.Context, try int, last error) bool {
 	if try == 0 {
-		return nil
+		return ctx.Err() == nil
 	}
-	limit := min(backoffBase<<min(try-1, 16), backoffMax)
-	t := time.NewTimer(mrand.N(limit) + 1)
+	base, most := backoffBase, backoffMax
+	if errors.Is(last, store.ErrThrottled) {
+		base, most = throttleBase, throttleMax
+	}
+	wait := mrand.N(min(base<<min(try-1, 16), most)) + 1
+	if d, ok := ctx.Deadline(); ok && time.Until(d) < wait {
+		return false
+	}
+	t := time.NewTimer(wait)
 	defer t.Stop()
 	select {
 	case <-ctx.Done():
-		return fail(ErrUnavailable, "the request was cancelled or timed out", ctx.Err())
+		return false
 	case <-t.C:
-		return nil
+		return true
 	}
 }
 

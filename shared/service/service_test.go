@@ -161,7 +161,7 @@ func TestCreateRefusesBadRequests(t *testing.T) {
 func TestJoin(t *testing.T) {
 	f := newFixture(t)
 	c, _ := f.svc.Create(ctx, service.CreateRequest{Preset: "sport"})
-	j, err := f.svc.Join(ctx, strings.ToLower(c.Code), "  Анна \t  Каренина ")
+	j, err := f.svc.Join(ctx, strings.ToLower(c.Code), service.JoinRequest{Name: "  Анна \t  Каренина "})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,15 +171,15 @@ func TestJoin(t *testing.T) {
 	if name := j.Game.Players[0].Name; name != "Анна Каренина" {
 		t.Errorf("name stored as %q, want trimmed and collapsed", name)
 	}
-	_, err = f.svc.Join(ctx, c.Code, "Анна Каренина")
+	_, err = f.svc.Join(ctx, c.Code, service.JoinRequest{Name: "Анна Каренина"})
 	wantErr(t, "same name again", err, rules.ErrNameTaken)
 	for _, bad := range []string{"", " \t ", strings.Repeat("я", rules.MaxName+1), "bell\a", "\u202Eevil"} {
-		_, err := f.svc.Join(ctx, c.Code, bad)
+		_, err := f.svc.Join(ctx, c.Code, service.JoinRequest{Name: bad})
 		wantErr(t, fmt.Sprintf("name %q", bad), err, service.ErrInvalid)
 	}
-	_, err = f.svc.Join(ctx, "ZZZZZZ", "Bob")
+	_, err = f.svc.Join(ctx, "ZZZZZZ", service.JoinRequest{Name: "Bob"})
 	wantErr(t, "unknown game", err, service.ErrNotFound)
-	_, err = f.svc.Join(ctx, "../etc", "Bob")
+	_, err = f.svc.Join(ctx, "../etc", service.JoinRequest{Name: "Bob"})
 	wantErr(t, "malformed code", err, service.ErrNotFound)
 	if v := f.item(t, c.Code).Version; v != 2 {
 		t.Errorf("refused joins changed the version to %d", v)
@@ -190,7 +190,7 @@ func TestJoinClosedAfterStart(t *testing.T) {
 	f := newFixture(t)
 	g := servicetest.NewGame(t, f.svc, service.CreateRequest{Preset: "sport"}, 10)
 	g.Start(t, f.svc)
-	_, err := f.svc.Join(ctx, g.Code, "Late")
+	_, err := f.svc.Join(ctx, g.Code, service.JoinRequest{Name: "Late"})
 	wantErr(t, "join after start", err, rules.ErrWrongPhase)
 }
 
@@ -392,7 +392,7 @@ func TestTTLRefreshedOnEveryWrite(t *testing.T) {
 		t.Errorf("expiry after create = %v, want %v", got, t0.Add(10*time.Hour))
 	}
 	f.clk.Add(9 * time.Hour)
-	if _, err := f.svc.Join(ctx, c.Code, "Bob"); err != nil {
+	if _, err := f.svc.Join(ctx, c.Code, service.JoinRequest{Name: "Bob"}); err != nil {
 		t.Fatal(err)
 	}
 	if got, want := f.item(t, c.Code).ExpiresAt, t0.Add(19*time.Hour); !got.Equal(want) {
@@ -681,7 +681,7 @@ func TestLostRepliesAreNotDoubled(t *testing.T) {
 	}
 
 	// Join: the retry finds the seat its token already has.
-	j, err := service.New(&onceAfter{Store: mem}, service.WithLogger(quiet)).Join(ctx, c.Code, "Ann")
+	j, err := service.New(&onceAfter{Store: mem}, service.WithLogger(quiet)).Join(ctx, c.Code, service.JoinRequest{Name: "Ann"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -777,7 +777,7 @@ func TestStaleReplica(t *testing.T) {
 
 	g := servicetest.Game{Code: c.Code, Host: c.HostToken}
 	for i := range 10 {
-		j, err := svc.Join(ctx, c.Code, fmt.Sprintf("P%d", i))
+		j, err := svc.Join(ctx, c.Code, service.JoinRequest{Name: fmt.Sprintf("P%d", i)})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws/retry"
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
@@ -22,6 +23,12 @@ import (
 // code (attribute "code", S), with "version" (N), "state" (B) and "expiresAt"
 // (N, epoch seconds: the table's TTL attribute). Every write is a conditional
 // PutItem, so two writers that read the same version cannot both succeed.
+//
+// Every request is made once: the AWS SDK's own retries are turned off for
+// them (noRetries), however the client was built. The caller (the service)
+// retries within one budget per request; with the SDK's retries underneath,
+// each of its tries became up to three, with backoffs of up to seconds, and a
+// throttled request outlived the function's timeout.
 type Dynamo struct {
 	client   *dynamodb.Client
 	table    string
@@ -187,6 +194,9 @@ func (d *Dynamo) Update(ctx context.Context, code string, expected int64, state 
 	return 0, fmt.Errorf("update game %q from version %d (now %d): %w", code, expected, cur.Version, ErrConflict)
 }
 
+// noRetries makes one request one attempt (see Dynamo).
+func noRetries(o *dynamodb.Options) { o.Retryer = aws.NopRetryer{} }
+
 // put writes it whole if cond holds, and reports the capacity consumed.
 func (d *Dynamo) put(ctx context.Context, op string, it Item, cond expression.ConditionBuilder) (*dynamodb.PutItemOutput, error) {
 	expr, err := expression.NewBuilder().WithCondition(cond).Build()
@@ -201,7 +211,7 @@ func (d *Dynamo) put(ctx context.Context, op string, it Item, cond expression.Co
 		ExpressionAttributeValues:           expr.Values(),
 		ReturnConsumedCapacity:              types.ReturnConsumedCapacityTotal,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
-	})
+	}, noRetries)
 	if err != nil {
 		return nil, mapDynamoError(err)
 	}
@@ -217,7 +227,7 @@ func (d *Dynamo) get(ctx context.Context, op, code string, consistent bool) (Ite
 		Key:                    map[string]types.AttributeValue{attrCode: &types.AttributeValueMemberS{Value: code}},
 		ConsistentRead:         aws.Bool(consistent),
 		ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal,
-	})
+	}, noRetries)
 	if err != nil {
 		return Item{}, mapDynamoError(err)
 	}
@@ -233,9 +243,15 @@ func (d *Dynamo) get(ctx context.Context, op, code string, consistent bool) (Ite
 }
 
 // mapDynamoError turns DynamoDB's refusal of an oversized item into ErrTooLarge
-// and leaves every other error as it is.
+// and its throttling (the codes the SDK itself counts as throttles) into
+// ErrThrottled, and leaves every other error as it is.
 func mapDynamoError(err error) error {
 	var ae smithy.APIError
+	if errors.As(err, &ae) {
+		if _, ok := retry.DefaultThrottleErrorCodes[ae.ErrorCode()]; ok {
+			return fmt.Errorf("%w (%s: %s)", ErrThrottled, ae.ErrorCode(), ae.ErrorMessage())
+		}
+	}
 	if errors.As(err, &ae) && ae.ErrorCode() == "ValidationException" {
 		msg := strings.ToLower(ae.ErrorMessage())
 		// PutItem: "Item size has exceeded the maximum allowed size";

@@ -14,6 +14,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"citysleeps/infra/localdynamo"
 	"citysleeps/shared/store"
 	"citysleeps/shared/store/storetest"
 )
@@ -232,4 +233,36 @@ func BenchmarkDynamo(b *testing.B) {
 		report(b, store.OpUpdate)
 	})
 	b.Logf("item size %d bytes", store.ItemSize(store.Item{Code: "BENCH", Version: 1000, State: benchState, ExpiresAt: exp}))
+}
+
+// TestDynamoThrottleIsOneAttempt: a throttled write is ErrThrottled after one
+// attempt, however the client was built (this one has the SDK's default of
+// three): the caller's tries are the only ones (issue 12).
+func TestDynamoThrottleIsOneAttempt(t *testing.T) {
+	ctx := context.Background()
+	srv := dynalite(t)
+	name := fmt.Sprintf("games-%d", tableSeq.Add(1))
+	if err := srv.CreateTable(ctx, name); err != nil {
+		t.Fatal(err)
+	}
+	th := localdynamo.NewThrottle(t, srv.Endpoint)
+	d := store.NewDynamo(localdynamo.NewClient(th.Endpoint), name)
+	exp := time.Now().Add(time.Hour)
+	if err := d.Create(ctx, "THROT1", []byte{1}, exp); err != nil {
+		t.Fatal(err)
+	}
+	th.On.Store(true)
+	_, err := d.Update(ctx, "THROT1", 1, []byte{2}, exp)
+	if !errors.Is(err, store.ErrThrottled) || errors.Is(err, store.ErrConflict) {
+		t.Fatalf("a throttled update: %v", err)
+	}
+	if err := d.Create(ctx, "THROT2", []byte{1}, exp); !errors.Is(err, store.ErrThrottled) {
+		t.Fatalf("a throttled create: %v", err)
+	}
+	if n := th.Throttled.Load(); n != 2 {
+		t.Errorf("%d attempts for two writes, want one each", n)
+	}
+	if it, err := d.Get(ctx, "THROT1", true); err != nil || it.Version != 1 {
+		t.Errorf("reads pass: %+v, %v", it, err)
+	}
 }

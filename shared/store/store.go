@@ -28,6 +28,10 @@ var (
 	ErrConflict = errors.New("store: game changed since it was read")
 	// ErrTooLarge means the item is over the backend's size limit (see MaxItemSize).
 	ErrTooLarge = errors.New("store: game too large to store")
+	// ErrThrottled means the backend refused the request for now because of the
+	// request rate (DynamoDB's throttling): the request may pass later, after a
+	// longer pause than a conflict needs.
+	ErrThrottled = errors.New("store: request throttled")
 )
 
 // Store keeps games as opaque state bytes under optimistic versioning.

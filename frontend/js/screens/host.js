@@ -176,17 +176,25 @@ export function hostScreen(app, code, token) {
       if (!token) return null;
       const seatOpt = has(v, 'seat');
       const kickOpt = has(v, 'kick');
+      const banOpt = has(v, 'ban');
       const idxNow = v.players.findIndex((p) => p.id === pl.id);
       return h('span', { class: 'seat-controls' },
         seatOpt ? h('button', { type: 'button', class: 'icon', disabled: idxNow === 0 || session.busy, 'aria-label': t('host.up', { name: pl.name }), title: t('host.up', { name: pl.name }), dataset: { action: 'up', player: pl.id }, onclick: () => act({ type: 'seat', target: pl.id, seat: pl.seat - 1 }) }, '▲') : null,
         seatOpt ? h('button', { type: 'button', class: 'icon', disabled: idxNow === n - 1 || session.busy, 'aria-label': t('host.down', { name: pl.name }), title: t('host.down', { name: pl.name }), dataset: { action: 'down', player: pl.id }, onclick: () => act({ type: 'seat', target: pl.id, seat: pl.seat + 1 }) }, '▼') : null,
-        kickOpt ? h('button', { type: 'button', class: 'icon danger', disabled: session.busy, 'aria-label': t('host.kick', { name: pl.name }), title: t('host.kick', { name: pl.name }), dataset: { action: 'kick', player: pl.id }, onclick: () => { if (window.confirm(t('host.kick.confirm', { name: pl.name }))) act({ type: 'kick', target: pl.id }); } }, '✕') : null);
+        kickOpt ? h('button', { type: 'button', class: 'icon danger', disabled: session.busy, 'aria-label': t('host.kick', { name: pl.name }), title: t('host.kick', { name: pl.name }), dataset: { action: 'kick', player: pl.id }, onclick: () => { if (window.confirm(t('host.kick.confirm', { name: pl.name }))) act({ type: 'kick', target: pl.id }); } }, '✕') : null,
+        banOpt ? h('button', { type: 'button', class: 'icon danger', disabled: session.busy, 'aria-label': t('host.ban', { name: pl.name }), title: t('host.ban', { name: pl.name }), dataset: { action: 'ban', player: pl.id }, onclick: () => { if (window.confirm(t('host.ban.confirm', { name: pl.name }))) act({ type: 'ban', target: pl.id }); } }, ICON.removed) : null);
     };
+    // The lock closes the lobby to newcomers (a troll who comes back, a full room).
+    const lock = !token ? null : has(v, 'unlock')
+      ? h('p', { class: 'lock-line' }, h('span', { class: 'muted' }, t('host.locked')), ' ',
+        h('button', { type: 'button', class: 'secondary', disabled: session.busy, dataset: { action: 'unlock' }, onclick: () => act({ type: 'unlock' }) }, t('host.unlock')))
+      : has(v, 'lock') ? h('button', { type: 'button', class: 'secondary', disabled: session.busy, dataset: { action: 'lock' }, onclick: () => act({ type: 'lock' }) }, t('host.lock')) : null;
     const need = r.minPlayers === r.maxPlayers ? t('host.need_exact', { min: r.minPlayers }) : t('host.need_range', { min: r.minPlayers, max: r.maxPlayers });
     const right = h('section', { class: 'lobby-panel' },
       h('h2', null, t('host.players')),
       h('p', { class: 'muted chips' }, h('span', null, t('host.count', { count: n })), h('span', null, t('preset.' + (r.preset || 'custom'))), h('span', null, need)),
       seatList(t, v, { controls, roles: false }),
+      lock,
       token && has(v, 'maniac_side') && r.maniac ? maniacSide(t, v) : null,
       token ? h('button', { type: 'button', class: 'primary big', disabled: !has(v, 'start') || session.busy, dataset: { action: 'start' }, onclick: () => act({ type: 'start' }) }, t('host.start')) : null,
       h('div', { class: 'panel sound-panel' }, h('h3', null, t('sound.title')), h('p', { class: 'muted small' }, t('sound.help')), sounds()));

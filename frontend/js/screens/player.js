@@ -10,12 +10,24 @@ import {
   topbar, timer, closingLine, phaseTitle, seatList, storyList, rolesList, targetButtons, noticeBox, stepData, morningCard, seatingCard, nextLine, ICON,
 } from '../ui.js';
 
+// JOIN_ERRORS are the join page's messages for the API's refusals (docs/API.md).
+const JOIN_ERRORS = {
+  name_taken: 'err.name_taken', table_full: 'err.table_full', wrong_phase: 'err.started',
+  lobby_locked: 'err.locked', banned: 'err.banned', join_limited: 'err.join_limited',
+  name_empty: 'err.name', name_too_long: 'err.name', name_invisible: 'err.name_invisible',
+  name_invisible_chars: 'err.name_invisible_chars', name_invalid_encoding: 'err.name_invisible_chars',
+  name_marks: 'err.name_marks', name_lookalike: 'err.name_lookalike',
+};
+
 export function playerScreen(app, code) {
   let session = null;
   let publicView = null;
   let joinError = null;
   let joining = false;
   let looked = false; // the game has been looked up: no seat is offered before
+  // pendingJoin is a join that got no answer ({name, joinId}): sent again with
+  // the same id, it gets the seat it may have taken rather than a second one.
+  let pendingJoin = null;
   const act = (a) => session.act(a);
   const has = (v, type) => (v.actions || []).find((a) => a.type === type);
 
@@ -45,7 +57,7 @@ export function playerScreen(app, code) {
       replace(app.root, topbar(t, { code, lang: app.lang, onLang: (l) => { app.setLang(l); renderJoin(); } }), h('main', { class: 'phone' }, end));
       return;
     }
-    const started = publicView && publicView.phase && publicView.phase.name !== 'lobby';
+    const locked = publicView && publicView.phase && publicView.phase.locked;
     const input = h('input', {
       id: 'name', name: 'name', type: 'text', maxlength: '24', required: true, autocomplete: 'nickname',
       autocapitalize: 'words', enterkeyhint: 'go', dataset: { focus: 'name' }, value: app.draftName || '',
@@ -54,40 +66,40 @@ export function playerScreen(app, code) {
     const form = h('form', {
       class: 'card join', onsubmit: async (e) => {
         e.preventDefault();
-        const name = input.value.trim();
+        const name = input.value.trim().normalize('NFC'); // accents as part of their letters
         if (!name || [...name].length > 24) {
           showJoinError('err.name');
           return;
         }
+        if (!pendingJoin || pendingJoin.name !== name) pendingJoin = { name, joinId: api.newId() };
         joining = true;
         renderJoin();
-        const res = await api.joinGame(code, name);
+        const res = await api.joinGame(code, name, pendingJoin.joinId);
         joining = false;
         if (res.status === 201 || res.status === 200) {
+          pendingJoin = null;
           const s = { playerId: res.body.playerId, token: res.body.token, name };
           api.seat.set(code, s);
           api.prefs.setLast({ code, kind: 'player' });
           startSession(s, res.body.game);
           return;
         }
+        if (res.status !== 0 && res.status < 500) pendingJoin = null; // refused: no seat was taken
         const c = api.errorCode(res);
-        const key = { name_taken: 'err.name_taken', table_full: 'err.table_full', wrong_phase: 'err.started', bad_field: 'err.name' }[c]
-          || (res.status === 404 ? 'err.not_found' : res.status === 0 ? 'err.network' : 'err.generic');
-        showJoinError(key);
+        showJoinError(JOIN_ERRORS[c] || (res.status === 404 ? 'err.not_found' : res.status === 0 ? 'err.network' : 'err.generic'));
       },
     },
     h('h1', null, t('join.title', { code })),
     publicView ? h('p', { class: 'muted chips' }, h('span', null, t('preset.' + ((publicView.rules && publicView.rules.preset) || 'custom'))),
       h('span', null, t('host.count', { count: (publicView.players || []).length }))) : null,
-    joinError ? h('p', { class: 'error', role: 'alert' }, t(joinError.key, joinError.params || {})) : null,
-    started ? null : [
-      h('label', { for: 'name', class: 'field-label' }, t('join.name')),
-      input,
-      h('button', { type: 'submit', class: 'primary big', disabled: joining }, joining ? t('join.joining') : t('join.button')),
-    ],
+    joinError ? h('p', { class: 'error', role: 'alert', dataset: { error: joinError.key } }, t(joinError.key, joinError.params || {})) : null,
+    !joinError && locked ? h('p', { class: 'error', role: 'alert', dataset: { error: 'err.locked' } }, t('err.locked')) : null,
+    h('label', { for: 'name', class: 'field-label' }, t('join.name')),
+    input,
+    h('button', { type: 'submit', class: 'primary big', disabled: joining }, joining ? t('join.joining') : t('join.button')),
     h('p', null, h('a', { href: '/#screen=' + code, class: 'link' }, t('join.watch'))));
     replace(app.root, topbar(t, { code, lang: app.lang, onLang: (l) => { app.setLang(l); renderJoin(); } }), h('main', { class: 'phone' }, form));
-    if (!started && !joining) setTimeout(() => { if (document.activeElement === document.body) input.focus(); }, 0);
+    if (!joining) setTimeout(() => { if (document.activeElement === document.body) input.focus(); }, 0);
   }
 
   function showJoinError(key) {

@@ -27,6 +27,11 @@ import (
 // forwards in X-Forwarded-Host.
 const EnvPublicURL = "PUBLIC_URL"
 
+// EnvOriginVerify names the environment variable that, when set, is the value
+// every request must carry in httpapi.OriginHeader: CloudFront adds it
+// (template.yaml), so only requests that passed the edge's limits are served.
+const EnvOriginVerify = "ORIGIN_VERIFY"
+
 // Run serves function's routes (one of httpapi.Functions) until the Lambda
 // runtime stops the process.
 func Run(function string) {
@@ -49,6 +54,7 @@ func Handler(function string) http.Handler {
 		Function:           function,
 		PublicURL:          os.Getenv(EnvPublicURL),
 		TrustForwardedHost: true,
+		OriginVerify:       os.Getenv(EnvOriginVerify),
 		Logger:             logger,
 	})
 }

@@ -29,6 +29,9 @@ type Request struct {
 	Path   string
 	Token  string // sent as "Authorization: Bearer <token>" when not empty
 	Body   []byte
+	// Header holds more headers. A body is sent as application/json unless
+	// Header names another Content-Type, or holds an empty one: then the
+	// request has no Content-Type at all.
 	Header http.Header
 }
 
@@ -51,7 +54,11 @@ func (r Request) header() http.Header {
 	if r.Token != "" {
 		h.Set("Authorization", "Bearer "+r.Token)
 	}
-	if r.Body != nil && h.Get("Content-Type") == "" {
+	ct, named := h["Content-Type"]
+	switch {
+	case named && len(ct) == 1 && ct[0] == "":
+		h.Del("Content-Type")
+	case r.Body != nil && !named:
 		h.Set("Content-Type", "application/json")
 	}
 	return h

@@ -40,7 +40,7 @@ type Client interface {
 type Server interface {
 	Client
 	Create(ctx context.Context, req service.CreateRequest) (service.Created, error)
-	Join(ctx context.Context, code, name string) (service.Joined, error)
+	Join(ctx context.Context, code string, req service.JoinRequest) (service.Joined, error)
 }
 
 var _ Server = (*service.Service)(nil)
@@ -92,7 +92,7 @@ func NewGame(tb testing.TB, svc Server, req service.CreateRequest, n int) Game {
 	g := Game{Code: c.Code, Host: c.HostToken}
 	for i := 1; i <= n; i++ {
 		name := fmt.Sprintf("Player %d", i)
-		j, err := svc.Join(ctx, c.Code, name)
+		j, err := svc.Join(ctx, c.Code, service.JoinRequest{Name: name})
 		if err != nil {
 			tb.Fatalf("join %s as %q: %v", c.Code, name, err)
 		}
@@ -334,9 +334,9 @@ func (r *Retrier) Create(ctx context.Context, req service.CreateRequest) (servic
 }
 
 // Join sends the request until it is not refused for a passing reason.
-func (r *Retrier) Join(ctx context.Context, code, name string) (service.Joined, error) {
+func (r *Retrier) Join(ctx context.Context, code string, req service.JoinRequest) (service.Joined, error) {
 	for try := 0; ; try++ {
-		j, err := r.Server.Join(ctx, code, name)
+		j, err := r.Server.Join(ctx, code, req)
 		if !r.again(try, err) {
 			return j, err
 		}

@@ -1,0 +1,370 @@
+package deploytest
+
+import (
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/awslabs/goformation/v7/cloudformation/serverless"
+	"github.com/awslabs/goformation/v7/cloudformation/wafv2"
+	"github.com/awslabs/goformation/v7/intrinsics"
+
+	"citysleeps/infra/loadgen"
+	"citysleeps/shared/httpapi"
+	"citysleeps/shared/httpapi/body"
+	"citysleeps/shared/service"
+)
+
+// rawTemplate is template.yaml as plain data, every intrinsic function written
+// out as "Name:argument" (so "!Ref X" is "Ref:X"): for what goformation's
+// types leave out, such as conditions.
+func rawTemplate(tb testing.TB) map[string]any {
+	tb.Helper()
+	data, err := os.ReadFile(filepath.Join(repoRoot(tb), "template.yaml"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	write := func(name string) intrinsics.IntrinsicHandler {
+		return func(_ string, in, _ any) any { return name + ":" + fmt.Sprint(in) }
+	}
+	opts := &intrinsics.ProcessorOptions{IntrinsicHandlerOverrides: map[string]intrinsics.IntrinsicHandler{}}
+	for _, name := range []string{"Ref", "Fn::GetAtt", "Fn::Sub", "Fn::If", "Fn::Select", "Fn::Split", "Fn::Equals", "Fn::Not", "Fn::And", "Condition"} {
+		opts.IntrinsicHandlerOverrides[name] = write(strings.TrimPrefix(name, "Fn::"))
+	}
+	js, err := intrinsics.ProcessYAML(data, opts)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(js, &doc); err != nil {
+		tb.Fatal(err)
+	}
+	return doc
+}
+
+// at walks doc down the keys.
+func at(doc any, keys ...string) any {
+	for _, k := range keys {
+		m, _ := doc.(map[string]any)
+		doc = m[k]
+	}
+	return doc
+}
+
+// siteFiles counts the files of the static site (httpapi.Site): what one page
+// load fetches at most.
+func siteFiles(tb testing.TB) int {
+	tb.Helper()
+	n := 0
+	err := fs.WalkDir(os.DirFS(filepath.Join(repoRoot(tb), "frontend")), ".", func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && slices.ContainsFunc(httpapi.Site, func(s string) bool { return p == s || strings.HasSuffix(s, "/") && strings.HasPrefix(p, s) }) {
+			n++
+		}
+		return err
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return n
+}
+
+// rateRule is a rate-based rule of the edge's web ACL.
+type rateRule struct {
+	name  string
+	limit int
+	// scope is what the rule counts, as "METHOD path" pairs of its scope-down
+	// statement's byte matches ("POST =/api/games", "POST …/players"), or ""
+	// for every request.
+	scope string
+}
+
+// edgeRules checks the web ACL's rules all limit by address and answer as the
+// API does when it limits a client, and returns them.
+func edgeRules(t *testing.T, acl *wafv2.WebACL) []rateRule {
+	t.Helper()
+	var out []rateRule
+	for _, r := range acl.Rules {
+		rb := r.Statement.RateBasedStatement
+		if rb == nil || rb.AggregateKeyType != "IP" {
+			t.Errorf("rule %s does not limit by address", r.Name)
+			continue
+		}
+		if w := rb.EvaluationWindowSec; w != nil && *w != int(loadgen.PeakWindow.Seconds()) {
+			t.Errorf("rule %s counts over %d s; the measured peak is over %v", r.Name, *w, loadgen.PeakWindow)
+		}
+		// Over a limit: 429, the API's own error body, and Retry-After.
+		var block *wafv2.WebACL_BlockAction
+		if r.Action != nil {
+			block = r.Action.Block
+		}
+		if block == nil || block.CustomResponse == nil || block.CustomResponse.ResponseCode != 429 || block.CustomResponse.CustomResponseBodyKey == nil {
+			t.Errorf("rule %s does not answer 429 with a body of its own", r.Name)
+		} else {
+			var e body.Error
+			b := acl.CustomResponseBodies[*block.CustomResponse.CustomResponseBodyKey]
+			if err := json.Unmarshal([]byte(b.Content), &e); err != nil || e.Error.Code != httpapi.CodeRateLimited || b.ContentType != "APPLICATION_JSON" {
+				t.Errorf("rule %s answers %q (%s), not the API's rate_limited error", r.Name, b.Content, b.ContentType)
+			}
+			if !slices.ContainsFunc(block.CustomResponse.ResponseHeaders, func(h wafv2.WebACL_CustomHTTPHeader) bool { return h.Name == "Retry-After" }) {
+				t.Errorf("rule %s answers without Retry-After", r.Name)
+			}
+		}
+		rr := rateRule{name: r.Name, limit: rb.Limit}
+		if sd := rb.ScopeDownStatement; sd != nil {
+			var parts []string
+			statements := []wafv2.WebACL_Statement{*sd}
+			if sd.AndStatement != nil {
+				statements = sd.AndStatement.Statements
+			}
+			for _, s := range statements {
+				bm := s.ByteMatchStatement
+				if bm == nil || bm.SearchString == nil {
+					t.Fatalf("rule %s: a scope-down statement other than a byte match", r.Name)
+				}
+				where := map[string]string{"EXACTLY": "=", "ENDS_WITH": "…", "STARTS_WITH": "^"}[bm.PositionalConstraint]
+				switch {
+				case bm.FieldToMatch.Method != nil:
+					parts = append(parts, *bm.SearchString)
+				case bm.FieldToMatch.UriPath != nil:
+					parts = append(parts, where+*bm.SearchString)
+				default:
+					t.Fatalf("rule %s matches neither the method nor the path", r.Name)
+				}
+			}
+			rr.scope = strings.Join(parts, " ")
+		}
+		out = append(out, rr)
+	}
+	return out
+}
+
+// TestTemplateEdgeLimits: the site has per-client limits at the edge, an AWS
+// WAF web ACL on the CloudFront distribution counting requests by address
+// (issue 12). It is made in us-east-1, where CloudFront takes web ACLs from, and
+// elsewhere the WebAclArn parameter brings one. The limit of all requests
+// gives one home's address (ten phones and a screen behind a NAT, measured at
+// its busiest in real games, and every page loaded) four times what it needs
+// at least (five and a half over the 80 games of make bench), and more than if
+// every client polled faster than the fastest hint, and holds any one client to a tenth of
+// the API's throttle; games and seats have limits of their own.
+func TestTemplateEdgeLimits(t *testing.T) {
+	tmpl := loadTemplate(t)
+	raw := rawTemplate(t)
+	acl, err := tmpl.GetWAFv2WebACLWithName("EdgeLimits")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if acl.Scope != "CLOUDFRONT" || acl.AWSCloudFormationCondition != "MakeEdgeLimits" {
+		t.Errorf("EdgeLimits: scope %s, condition %q", acl.Scope, acl.AWSCloudFormationCondition)
+	}
+	if got := fmt.Sprint(at(raw, "Conditions", "MakeEdgeLimits")); !strings.Contains(got, "Ref:AWS::Region us-east-1") || !strings.Contains(got, "HasWebAclArn") {
+		t.Errorf("MakeEdgeLimits is %s: want us-east-1 and no WebAclArn given", got)
+	}
+	webACL := fmt.Sprint(at(raw, "Resources", "SiteDistribution", "Properties", "DistributionConfig", "WebACLId"))
+	if !strings.Contains(webACL, "Ref:WebAclArn") || !strings.Contains(webACL, "GetAtt:EdgeLimits.Arn") {
+		t.Errorf("the distribution's web ACL is %s: want WebAclArn, or else EdgeLimits", webACL)
+	}
+
+	rep, err := loadgen.PlayRealGames(loadgen.AllPresets, loadgen.Moderators, 1, 1, loadgen.People)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A home's need: its busiest five minutes of API requests, and a page
+	// load for each of its phones and screens (a moderator has a console too),
+	// in the mode that needs most.
+	home, busiest, pages, clients := 0, 0, 0, 0
+	for mode, m := range rep.Modes {
+		c := loadgen.RealPlayers + m.Screens
+		if need := m.Busiest + c*siteFiles(t); need > home {
+			home, busiest, pages, clients = need, m.Busiest, c*siteFiles(t), c
+		}
+		t.Logf("moderated by %s: %d API requests in the busiest %v, %d clients", mode, m.Busiest, loadgen.PeakWindow, c)
+	}
+	// At most: every client polling every 0.9 s, faster than the fastest hint
+	// (1 s, in a game with no hand-over: docs/API.md).
+	fastest := clients*int(loadgen.PeakWindow/(900*time.Millisecond)) + pages
+	stage := *mustAPI(t).DefaultRouteSettings.ThrottlingRateLimit
+	rules := edgeRules(t, acl)
+	var all, games, joins *rateRule
+	for i, r := range rules {
+		switch r.scope {
+		case "":
+			all = &rules[i]
+		case "POST =" + httpapi.PathGames:
+			games = &rules[i]
+		case "POST …/players":
+			joins = &rules[i]
+		default:
+			t.Errorf("rule %s counts %q", r.name, r.scope)
+		}
+	}
+	if all == nil || games == nil || joins == nil {
+		t.Fatalf("want rules for all requests, creates and joins; have %+v", rules)
+	}
+	perSecond := float64(all.limit) / loadgen.PeakWindow.Seconds()
+	t.Logf("one home sends %d requests in its busiest %v (%d API requests, %d files for %d page loads), %d at the fastest hints; "+
+		"the limit is %d (%.1f× the need, %.1f requests a second for one client, %.0f%% of the stage's %.0f)",
+		home, loadgen.PeakWindow, busiest, pages, clients, fastest, all.limit, float64(all.limit)/float64(home), perSecond, 100*perSecond/stage, stage)
+	if all.limit < 4*home || all.limit < fastest {
+		t.Errorf("%s: %d requests in %v leaves a home less than four times its %d, or less than the fastest polling's %d", all.name, all.limit, loadgen.PeakWindow, home, fastest)
+	}
+	if perSecond > stage/10 {
+		t.Errorf("%s lets one client send %.1f requests a second, over a tenth of the API's %.0f", all.name, perSecond, stage)
+	}
+	if games.limit > 100 || games.limit < 10 {
+		t.Errorf("%s: %d games in %v from one address", games.name, games.limit, loadgen.PeakWindow)
+	}
+	if joins.limit < 10*loadgen.RealPlayers || joins.limit > all.limit/10 {
+		t.Errorf("%s: %d joins in %v from one address", joins.name, joins.limit, loadgen.PeakWindow)
+	}
+	if !strings.HasSuffix(httpapi.PathPlayers, "/players") {
+		t.Errorf("the join route %s no longer ends as the rule matches it", httpapi.PathPlayers)
+	}
+}
+
+func mustAPI(t *testing.T) *serverless.HttpApi {
+	t.Helper()
+	api, err := loadTemplate(t).GetServerlessHttpApiWithName("GamesApi")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return api
+}
+
+// TestTemplateRouteThrottles: every route is throttled, and the routes that
+// make games and seats have limits of their own below the default, so a flood
+// of them leaves the games in play their polls and actions (issue 12).
+func TestTemplateRouteThrottles(t *testing.T) {
+	tmpl := loadTemplate(t)
+	def := mustAPI(t).DefaultRouteSettings
+	own := map[string]float64{}
+	for _, fn := range tmpl.GetAllServerlessFunctionResources() {
+		for _, ev := range fn.Events {
+			h := ev.Properties.HttpApiEvent
+			rs := h.RouteSettings
+			if rs == nil {
+				continue
+			}
+			if rs.ThrottlingRateLimit == nil || rs.ThrottlingBurstLimit == nil {
+				t.Errorf("%s %s: throttles without a rate and a burst", *h.Method, *h.Path)
+				continue
+			}
+			if *rs.ThrottlingRateLimit > *def.ThrottlingRateLimit || *rs.ThrottlingBurstLimit > *def.ThrottlingBurstLimit {
+				t.Errorf("%s %s: over the default throttle", *h.Method, *h.Path)
+			}
+			own[strings.ToUpper(*h.Method)+" "+*h.Path] = *rs.ThrottlingRateLimit
+		}
+	}
+	for _, r := range []string{"POST " + httpapi.PathGames, "POST " + httpapi.PathPlayers, "POST " + httpapi.PathActions} {
+		if own[r] == 0 || own[r] >= *def.ThrottlingRateLimit {
+			t.Errorf("%s has no throttle of its own below the default %v", r, *def.ThrottlingRateLimit)
+		}
+	}
+	if own["POST "+httpapi.PathGames] >= own["POST "+httpapi.PathPlayers] {
+		t.Errorf("creates (%v/s) are not limited below joins (%v/s)", own["POST "+httpapi.PathGames], own["POST "+httpapi.PathPlayers])
+	}
+	if _, ok := own["GET "+httpapi.PathGame]; ok {
+		t.Error("the polls have a throttle below the default: they are most of a game")
+	}
+	t.Logf("per-route throttles (requests a second): %v; default %v", own, *def.ThrottlingRateLimit)
+}
+
+// TestTemplateLogRetention: every function logs to a group the stack makes
+// with a retention, not to one Lambda makes that keeps everything for good
+// (issue 12).
+func TestTemplateLogRetention(t *testing.T) {
+	groups := loadTemplate(t).GetAllLogsLogGroupResources()
+	for _, fn := range httpapi.Functions {
+		id := logicalID(fn)
+		found := false
+		for gid, g := range groups {
+			if g.LogGroupName == nil || *g.LogGroupName != "Sub:/aws/lambda/${"+id+"}" {
+				continue
+			}
+			found = true
+			if g.RetentionInDays == nil || *g.RetentionInDays < 1 || *g.RetentionInDays > 90 {
+				t.Errorf("%s (%s): retention %v days", gid, id, g.RetentionInDays)
+			}
+		}
+		if !found {
+			t.Errorf("%s has no log group of the stack's", id)
+		}
+	}
+}
+
+// TestTemplateBudgetBeforeTimeout: a request's retry budget ends well before
+// the functions' timeout, so a throttled table gets the phone its 503 from the
+// function and not a timeout from API Gateway (issue 12).
+func TestTemplateBudgetBeforeTimeout(t *testing.T) {
+	timeout, ok := rawGlobals(t)["Timeout"].(float64)
+	if !ok {
+		t.Fatalf("Globals.Function.Timeout is %v", rawGlobals(t)["Timeout"])
+	}
+	if budget := service.DefaultBudget.Seconds(); budget > timeout/3 {
+		t.Errorf("the retry budget (%v s) is over a third of the functions' timeout (%v s)", budget, timeout)
+	}
+}
+
+// TestTemplateOriginVerify: CloudFront marks every /api/ request with the
+// value the functions require (httpapi.OriginHeader, from ORIGIN_VERIFY), so
+// the API's own address does not get around the edge's limits (issue 12).
+func TestTemplateOriginVerify(t *testing.T) {
+	raw := rawTemplate(t)
+	want := fmt.Sprint(at(raw, "Globals", "Function", "Environment", "Variables", "ORIGIN_VERIFY")) // lambdamain.EnvOriginVerify
+	if !strings.Contains(want, "StackId") {
+		t.Fatalf("ORIGIN_VERIFY is %q: want the stack's id", want)
+	}
+	origins, _ := at(raw, "Resources", "SiteDistribution", "Properties", "DistributionConfig", "Origins").([]any)
+	sent := ""
+	for _, o := range origins {
+		if at(o, "Id") != "api" {
+			continue
+		}
+		headers, _ := at(o, "OriginCustomHeaders").([]any)
+		for _, h := range headers {
+			if at(h, "HeaderName") == httpapi.OriginHeader {
+				sent = fmt.Sprint(at(h, "HeaderValue"))
+			}
+		}
+	}
+	if sent != want {
+		t.Errorf("CloudFront sends %s: %q; the functions want %q", httpapi.OriginHeader, sent, want)
+	}
+}
+
+// TestUploadIsTheSite: `make upload` copies to the bucket exactly the files
+// the local server serves (httpapi.Site): not the tests, README or
+// package.json that frontend/ also holds.
+func TestUploadIsTheSite(t *testing.T) {
+	makefile, err := os.ReadFile(filepath.Join(repoRoot(t), "Makefile"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sync := regexp.MustCompile(`aws s3 sync frontend/ [^;]*`).Find(makefile)
+	if sync == nil {
+		t.Fatal("the Makefile has no aws s3 sync of frontend/")
+	}
+	var includes []string
+	for _, m := range regexp.MustCompile(`--include '([^']+)'`).FindAllSubmatch(sync, -1) {
+		includes = append(includes, string(m[1]))
+	}
+	var want []string
+	for _, s := range httpapi.Site {
+		if strings.HasSuffix(s, "/") {
+			s += "*"
+		}
+		want = append(want, s)
+	}
+	slices.Sort(includes)
+	slices.Sort(want)
+	if !strings.Contains(string(sync), "--exclude '*'") || !slices.Equal(includes, want) {
+		t.Errorf("the upload takes %v after excluding all: %s; want %v", includes, sync, want)
+	}
+}

@@ -1,0 +1,119 @@
+package rules
+
+import "slices"
+
+// The story (State.Events) is bounded in two ways.
+//
+// What one actor can repeat at will leaves no lasting trace: a lobby's comings
+// and goings (unseat, closeLobby), a pause once resumed, a nomination once
+// withdrawn, an earlier word on the Maniac's side, and fouls past MaxWarnings.
+// So no loop of actions grows a game while it stays where it is.
+//
+// What the game itself adds (nights, days, votes) grows with every round, and a
+// game in which nobody ever leaves can go on for as long as people play it. For
+// that, Condense tells the story more briefly: the store keeps a game within a
+// size (the service's budget) by asking for more brevity until it fits.
+
+// MaxWarnings is where a player's foul count stops: the highest count any rule
+// set acts on (Options.WarningsToRemove is at most 10).
+const MaxWarnings = 10
+
+// forget drops every event that matches.
+func (s *State) forget(match func(Event) bool) {
+	s.Events = slices.DeleteFunc(s.Events, match)
+}
+
+// forgetLast drops the latest event that matches, if any.
+func (s *State) forgetLast(match func(Event) bool) {
+	for i := len(s.Events) - 1; i >= 0; i-- {
+		if match(s.Events[i]) {
+			s.Events = slices.Delete(s.Events, i, i+1)
+			return
+		}
+	}
+}
+
+// resumed ends a pause: nothing can happen while the game is paused, so the
+// "paused" line is the last one, and it goes. A pause that is over leaves no
+// trace in the story; while it lasts, everyone sees it.
+func (s *State) resumed() {
+	if n := len(s.Events); n > 0 && s.Events[n-1].Type == EvPaused {
+		s.Events = s.Events[:n-1]
+	}
+}
+
+// CondenseLevels is the briefest level of Condense.
+const CondenseLevels = 7
+
+// told are the events kept at Condense level 3 and above: who was dealt in, the
+// chapters, who left the game and how, the cards shown and the end.
+var told = map[string]bool{
+	EvStarted: true, EvNightFell: true, EvDayBegan: true, EvKilled: true, EvEliminated: true,
+	EvRemoved: true, EvRole: true, EvRevealed: true, EvTestament: true, EvManiacSide: true, EvGameOver: true,
+}
+
+// Condense returns s with its story told more briefly, and changes nothing that
+// the rules decide by: level 1 is the least brief, CondenseLevels the most, and
+// each level does what the ones below it do and more. Only the story before the
+// current round (the last nightfall) is shortened, except at level 1:
+//
+//  1. every vote but the last keeps its result and loses its ballots, and each
+//     player's checks keep only the latest answer about each player;
+//  2. what only some saw (night acts, shots, checks) goes;
+//  3. only the told events stay: the start, each night and day, who left the
+//     game and how, the cards shown;
+//  4. to CondenseLevels: the older half of what is left goes, then three
+//     quarters, and so on; at the last level only the current round is told.
+//
+// The current round is left whole (at level 1 but for old ballots), so every
+// screen still shows what it is about.
+func Condense(s State, level int) State {
+	if level < 1 {
+		return s
+	}
+	n := s.clone()
+	last := -1
+	for i, e := range n.Events {
+		if e.Type == EvVoted {
+			last = i
+		}
+	}
+	for i := range n.Events {
+		if n.Events[i].Type == EvVoted && i != last {
+			n.Events[i].Ballots = nil
+		}
+	}
+	for i := range n.Players {
+		n.Players[i].Checks = latestChecks(n.Players[i].Checks)
+	}
+	// The story before the last nightfall, oldest first, and the current round.
+	past := slices.IndexFunc(n.Events, func(e Event) bool { return e.Night >= n.Night })
+	if past < 0 {
+		past = len(n.Events)
+	}
+	old, current := slices.Clone(n.Events[:past]), n.Events[past:]
+	if level >= 2 {
+		old = slices.DeleteFunc(old, func(e Event) bool { return e.To != ToAll })
+	}
+	if level >= 3 {
+		old = slices.DeleteFunc(old, func(e Event) bool { return !told[e.Type] })
+	}
+	if level >= 4 {
+		old = old[len(old)-len(old)>>(level-3):]
+	}
+	n.Events = append(old, current...)
+	return n
+}
+
+// latestChecks keeps the latest check of each kind about each player, in the
+// order they were made.
+func latestChecks(cs []Check) []Check {
+	out := cs[:0:0]
+	for i, c := range cs {
+		later := slices.ContainsFunc(cs[i+1:], func(d Check) bool { return d.Target == c.Target && d.Kind == c.Kind })
+		if !later {
+			out = append(out, c)
+		}
+	}
+	return out
+}
