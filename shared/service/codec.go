@@ -147,6 +147,23 @@ func (e *envelope) prune() {
 	e.Acted = kept
 }
 
+// seat gives player id the token with hash h, as a new player: the actions
+// remembered of whoever had the id before are forgotten, so that a new
+// player's action cannot pass for a replay of theirs. prune does that for a
+// write's end; this is for an id freed and given again within one batch of
+// writes (a leave and a join written together).
+func (e *envelope) seat(id string, h []byte) {
+	e.Tokens[id] = h
+	who := actorNumber(id)
+	var kept []byte
+	for r := e.Acted; len(r) >= recentLen; r = r[recentLen:] {
+		if [2]byte(r[:2]) != who {
+			kept = append(kept, r[:recentLen]...)
+		}
+	}
+	e.Acted = kept
+}
+
 // joinBurst and joinEvery are a game's allowance of new seats: joinBurst at
 // once (a full table of the largest rule set and ten more), then one every
 // joinEvery. A whole party joins at once; someone who joins and leaves in a

@@ -514,3 +514,45 @@ func TestJoinsQueuedBehindAWriteShareOne(t *testing.T) {
 	}
 	idle(t, svc)
 }
+
+// TestLeaveAndJoinInOneBatch: a player leaves and a newcomer takes the freed
+// id in the same batch of writes; the newcomer's action is theirs, not a
+// replay of the one who left, even under the same client id (the churn that
+// kept a troll's seat in the hostile bench).
+func TestLeaveAndJoinInOneBatch(t *testing.T) {
+	st := &gatedStore{Store: store.NewMemory()}
+	svc := service.New(st, service.WithLogger(quiet), service.WithLocalLocks())
+	c, err := svc.Create(ctx, service.CreateRequest{Preset: "party"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, err := svc.Join(ctx, c.Code, service.JoinRequest{Name: "Troll 1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var left answer
+	var second service.Joined
+	var joinErr error
+	queueBehind(t, svc, st, c.Code,
+		func() { _, _ = svc.Act(ctx, c.Code, c.HostToken, rules.Action{ID: "lock", Type: rules.ActLock}) },
+		acting(ctx, svc, c.Code, first.Token, rules.Action{ID: "bye", Type: rules.ActLeave}, &left),
+		func() {
+			_, _ = svc.Act(ctx, c.Code, c.HostToken, rules.Action{ID: "unlock", Type: rules.ActUnlock})
+		},
+		func() { second, joinErr = svc.Join(ctx, c.Code, service.JoinRequest{Name: "Troll 2"}) },
+	)()
+	if left.err != nil || joinErr != nil {
+		t.Fatalf("leave %v, join %v", left.err, joinErr)
+	}
+	if second.PlayerID != first.PlayerID {
+		t.Fatalf("the newcomer got %s, want the freed %s", second.PlayerID, first.PlayerID)
+	}
+	v, err := svc.Act(ctx, c.Code, second.Token, rules.Action{ID: "bye", Type: rules.ActLeave})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(v.Players) != 0 {
+		t.Errorf("the newcomer's leave was taken for a replay: %d at the table", len(v.Players))
+	}
+	idle(t, svc)
+}

@@ -457,7 +457,7 @@ func (s *Service) Join(ctx context.Context, code string, req JoinRequest) (Joine
 			return false, err
 		}
 		env.State, env.Key = st, key
-		env.Tokens[seat] = h
+		env.seat(seat, h)
 		id = seat
 		return true, nil
 	})

@@ -454,7 +454,10 @@ func TestLobbyChurnStaysSmall(t *testing.T) {
 		}
 		servicetest.MustAct(t, f.svc, g.Code, j.Token, rules.Action{ID: "bye", Type: rules.ActLeave})
 	}
-	if s, v := len(f.item(t, g.Code).State), viewSize(); s > stored || v > view {
+	// The stored item may differ by a few bytes: deflate's output moves with
+	// the digits of the join allowance's clock. Growth by the cycle would
+	// show in kilobytes.
+	if s, v := len(f.item(t, g.Code).State), viewSize(); s > stored+8 || v > view {
 		t.Errorf("after 3,000 joins and leaves: stored %d bytes (was %d), public view %d bytes (was %d)", s, stored, v, view)
 	}
 }
