@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -13,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -31,6 +33,14 @@ type hostile struct {
 	// notAPI: the path leaves /api/ once cleaned, so the answer is not the
 	// API's JSON error.
 	notAPI bool
+}
+
+// cutShort reports whether err is the server closing a connection while the
+// client still sends a body far over the limit: it answers 413 as soon as the
+// limit is passed, and a client that is still writing may see the close
+// before the answer.
+func cutShort(h hostile, err error) bool {
+	return len(h.body) > 64<<10 && (errors.Is(err, syscall.EPIPE) || errors.Is(err, syscall.ECONNRESET))
 }
 
 // noType as a hostile request's ctype sends its body with no Content-Type, as a
@@ -260,6 +270,7 @@ func TestFaultHostileInput(t *testing.T) {
 				c.Close()
 				mu.Lock()
 				switch {
+				case err != nil && cutShort(h, err):
 				case err != nil:
 					bad[h.name] = err.Error()
 				case r.Status < 400 || r.Status >= 500:
