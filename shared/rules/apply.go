@@ -145,7 +145,7 @@ func (s *State) check(actor Actor, a Action) error {
 		}
 		return inTargets(o, a.Target)
 	case ActManiacSide:
-		if a.Side != "alone" && a.Side != "mafia" {
+		if a.Side != ManiacAlone && a.Side != ManiacMafia {
 			return refusal(ErrBadField, "the Maniac's side is alone or mafia")
 		}
 	case ActWarn, ActRemove:
@@ -172,7 +172,7 @@ func (s *State) check(actor Actor, a Action) error {
 
 func inTargets(o Option, target string) error {
 	if !slices.Contains(o.Targets, target) {
-		return refusal(ErrBadTarget, o.Type+": that player is not a valid target now")
+		return refusal(ErrBadTarget, string(o.Type)+": that player is not a valid target now")
 	}
 	return nil
 }
@@ -252,7 +252,7 @@ func (s *State) do(actor Actor, a Action, now time.Time) error {
 		// R-MANIAC-01: the host decides the Maniac's side and announces it.
 		s.Rules.ManiacSide = a.Side
 		s.forget(func(e Event) bool { return e.Type == EvManiacSide }) // only the last word stands
-		s.log(ToAll, Event{Type: EvManiacSide, Result: a.Side})
+		s.log(ToAll, Event{Type: EvManiacSide, Result: string(a.Side)})
 		if s.Phase.Name != PhaseLobby {
 			s.checkWin(now)
 		}
@@ -329,7 +329,7 @@ func (s *State) start(seed [32]byte, now time.Time) {
 	s.log(ToAll, Event{Type: EvStarted})
 	if s.Rules.Maniac {
 		// R-MANIAC-01: the host decides the Maniac's side and announces it.
-		s.log(ToAll, Event{Type: EvManiacSide, Result: s.Rules.ManiacSide})
+		s.log(ToAll, Event{Type: EvManiacSide, Result: string(s.Rules.ManiacSide)})
 	}
 	// The cards are dealt; the night falls after the hand-over, as every phone
 	// turns to its night task.

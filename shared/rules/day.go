@@ -6,7 +6,7 @@ import (
 )
 
 // lastWords gives each of ids a last word (R-SPORT-09), then moves to next.
-func (s *State) lastWords(ids []string, next string, now time.Time) {
+func (s *State) lastWords(ids []string, next PhaseName, now time.Time) {
 	if len(ids) == 0 {
 		s.enter(next, now)
 		return
@@ -16,7 +16,7 @@ func (s *State) lastWords(ids []string, next string, now time.Time) {
 }
 
 // enter opens a phase that follows speeches or votes.
-func (s *State) enter(name string, now time.Time) {
+func (s *State) enter(name PhaseName, now time.Time) {
 	switch name {
 	case PhaseDay:
 		s.startDay(now)
@@ -84,7 +84,7 @@ func (s *State) beginSpeech(now time.Time) {
 		return
 	}
 	s.Phase.Nominated = 0
-	d := map[string]int{PhaseIntro: s.Rules.Intro, PhaseDay: s.Rules.Speech, PhaseDefence: s.Rules.Defence, PhaseLastWord: s.Rules.LastWord}[s.Phase.Name]
+	d := map[PhaseName]int{PhaseIntro: s.Rules.Intro, PhaseDay: s.Rules.Speech, PhaseDefence: s.Rules.Defence, PhaseLastWord: s.Rules.LastWord}[s.Phase.Name]
 	if s.Phase.Reason == "extra" {
 		d = s.Rules.ExtraSpeech
 	}
@@ -139,7 +139,7 @@ func (s *State) speechesOver(now time.Time) {
 
 // dayOver opens the vote after the monologues (R-SPORT-05, R-SPORT-06).
 func (s *State) dayOver(now time.Time) {
-	if s.Rules.Voting == "anyone" {
+	if s.Rules.Voting == VotingAnyone {
 		// R-CLASSIC-03, R-MANIAC-10: every living player can be voted against.
 		s.openVote(s.ids(func(p *Player) bool { return p.Alive }), now)
 		return

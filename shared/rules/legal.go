@@ -5,8 +5,8 @@ import "slices"
 // Option is one action a viewer may take now, with the targets it accepts. The
 // frontend draws its buttons from these and never re-implements a rule.
 type Option struct {
-	Type    string   `json:"type"`
-	Targets []string `json:"targets,omitempty"`
+	Type    ActionType `json:"type"`
+	Targets []string   `json:"targets,omitempty"`
 	// Abstain: a vote may be cast for nobody (R-PARTY-09).
 	Abstain bool `json:"abstain,omitempty"`
 	// Verdicts are the words a testament may use (R-CLASSIC-06).
@@ -132,12 +132,12 @@ func (s *State) playerOptions(p *Player) []Option {
 // compulsory (R-MANIAC-10) or a missing vote goes to the last nominee (R-SPORT-05).
 func (s *State) abstainAllowed() bool {
 	switch s.Rules.NonVoters {
-	case "abstain":
+	case NonVotersAbstain:
 		return true
-	case "compulsory":
+	case NonVotersCompulsory:
 		return false
 	}
-	return s.Rules.Voting == "anyone"
+	return s.Rules.Voting == VotingAnyone
 }
 
 // ids lists the ids of the players that pass keep, in seat order.
@@ -173,7 +173,7 @@ func (s *State) nominated(id string) bool {
 // nominationTargets are the living players not yet nominated today, while the
 // speaker and the day still have nominations left (R-SPORT-04, R-PARTY-09).
 func (s *State) nominationTargets() []string {
-	if s.Rules.Voting != "nominees" || s.Phase.Nominated >= s.Rules.NominationsPerSpeech {
+	if s.Rules.Voting != VotingNominees || s.Phase.Nominated >= s.Rules.NominationsPerSpeech {
 		return nil
 	}
 	if s.Rules.MaxNominees > 0 && len(s.Nominations) >= s.Rules.MaxNominees {
@@ -254,11 +254,11 @@ func (s *State) nightTasks(p *Player) []Option {
 	case Sheriff:
 		// One act a night: check, shoot, or either (R-MANIAC-05).
 		switch s.Rules.Commissar {
-		case "check", "public":
+		case CommissarCheck, CommissarPublic:
 			return []Option{{Type: ActCheck, Targets: others}}
-		case "shoot":
+		case CommissarShoot:
 			return []Option{{Type: ActShoot, Targets: others}}
-		case "check_or_shoot":
+		case CommissarCheckOrShoot:
 			return []Option{{Type: ActCheck, Targets: others}, {Type: ActShoot, Targets: others}}
 		}
 	case Doctor:
@@ -274,6 +274,6 @@ func (s *State) nightTasks(p *Player) []Option {
 }
 
 // chose reports whether id already made a night choice of this type.
-func (s *State) chose(id, typ string) bool {
+func (s *State) chose(id string, typ ActionType) bool {
 	return slices.ContainsFunc(s.Choices, func(c Choice) bool { return c.Actor == id && c.Type == typ })
 }

@@ -13,17 +13,20 @@ const (
 	ModeratorHost = "host"
 )
 
+// PhaseName names a step of the game.
+type PhaseName string
+
 // Phase names, in the order a game passes through them.
 const (
-	PhaseLobby    = "lobby"     // players join; the host seats them and starts
-	PhaseIntro    = "intro"     // day 0 introductions (R-MANIAC-02)
-	PhaseNight    = "night"     // every living player taps once in each wake (Phase.Wake)
-	PhaseLastWord = "last_word" // last words of those who left
-	PhaseDay      = "day"       // monologues and nominations
-	PhaseDefence  = "defence"   // defence or justification speeches
-	PhaseVote     = "vote"      // a vote over the candidates
-	PhaseVoteAll  = "vote_all"  // "shall they leave?": yes or no
-	PhaseGameOver = "game_over"
+	PhaseLobby    PhaseName = "lobby"     // players join; the host seats them and starts
+	PhaseIntro    PhaseName = "intro"     // day 0 introductions (R-MANIAC-02)
+	PhaseNight    PhaseName = "night"     // every living player taps once in each wake (Phase.Wake)
+	PhaseLastWord PhaseName = "last_word" // last words of those who left
+	PhaseDay      PhaseName = "day"       // monologues and nominations
+	PhaseDefence  PhaseName = "defence"   // defence or justification speeches
+	PhaseVote     PhaseName = "vote"      // a vote over the candidates
+	PhaseVoteAll  PhaseName = "vote_all"  // "shall they leave?": yes or no
+	PhaseGameOver PhaseName = "game_over"
 )
 
 // State is one whole game. It is plain data: the store keeps it, Apply and Advance
@@ -106,7 +109,7 @@ type Check struct {
 
 // Phase is where the game is now and until when.
 type Phase struct {
-	Name string `json:"name"`
+	Name PhaseName `json:"name"`
 	// EndsAt is the deadline of the current step; zero when there is none.
 	EndsAt time.Time `json:"endsAt,omitzero"`
 	// Queue lists the speakers of a speech phase; the first is speaking now.
@@ -118,7 +121,7 @@ type Phase struct {
 	// Paused holds the time that was left when the host paused; zero when running.
 	Paused time.Duration `json:"paused,omitempty"`
 	// Next is the phase a last_word or defence phase leads to.
-	Next string `json:"next,omitempty"`
+	Next PhaseName `json:"next,omitempty"`
 	// Nominated counts nominations made by the current speaker.
 	Nominated int `json:"nominated,omitempty"`
 	// Closing: the step is complete and EndsAt opens the next (Options.HandOver).
@@ -149,9 +152,9 @@ type Ballot struct {
 
 // Choice is one night act, kept until the night is resolved.
 type Choice struct {
-	Actor  string `json:"actor"`
-	Type   string `json:"type"`
-	Target string `json:"target,omitempty"`
+	Actor  string     `json:"actor"`
+	Type   ActionType `json:"type"`
+	Target string     `json:"target,omitempty"`
 }
 
 // Actor is who sends an action: the host (with the host token) or one player.

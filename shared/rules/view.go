@@ -37,7 +37,7 @@ type View struct {
 
 // PhaseView is the public state of the current phase.
 type PhaseView struct {
-	Name       string     `json:"name"`
+	Name       PhaseName  `json:"name"`
 	Day        int        `json:"day"`
 	Night      int        `json:"night"`
 	EndsAt     *time.Time `json:"endsAt"`
@@ -77,16 +77,16 @@ type PhaseView struct {
 type Step struct {
 	// Name is a phase name, or "morning" (the night's outcome comes) or "count"
 	// (the votes are counted).
-	Name    string `json:"name"`
-	Speaker string `json:"speaker,omitempty"`
-	Reason  string `json:"reason,omitempty"`
-	Wake    int    `json:"wake,omitempty"`
+	Name    PhaseName `json:"name"`
+	Speaker string    `json:"speaker,omitempty"`
+	Reason  string    `json:"reason,omitempty"`
+	Wake    int       `json:"wake,omitempty"`
 }
 
 // Pseudo-steps of Step.Name.
 const (
-	StepMorning = "morning"
-	StepCount   = "count"
+	StepMorning PhaseName = "morning"
+	StepCount   PhaseName = "count"
 )
 
 // PlayerView is one seat as the viewer may see it.

@@ -64,7 +64,7 @@ func (s *State) closeVote(now time.Time) {
 	}
 	// R-SPORT-05: a missing vote counts for the last nominee (text 003: the last
 	// nominee gets all remaining votes); otherwise it is an abstention.
-	if s.Rules.NonVoters == "last_nominee" && s.Rules.Voting == "nominees" {
+	if s.Rules.NonVoters == NonVotersLastNominee && s.Rules.Voting == VotingNominees {
 		last := s.Phase.Candidates[len(s.Phase.Candidates)-1]
 		for _, p := range s.living() {
 			if !s.hasBallot(p.ID) {
@@ -141,7 +141,7 @@ func (s *State) closeHalfVote(now time.Time) {
 // time it is counted as it stands, and the missing are named again: a phone that
 // never votes cannot hold the day. It reports whether the vote was held open.
 func (s *State) waitForVotes(now time.Time) bool {
-	if s.Rules.NonVoters != "compulsory" || s.Phase.Reason == "half" {
+	if s.Rules.NonVoters != NonVotersCompulsory || s.Phase.Reason == "half" {
 		return false
 	}
 	missing := s.ids(func(p *Player) bool { return p.Alive && !s.hasBallot(p.ID) })
@@ -163,7 +163,7 @@ func (s *State) waitForVotes(now time.Time) bool {
 // leader handles a single player with most votes.
 func (s *State) leader(id string, votes int, now time.Time) {
 	p := s.player(id)
-	if s.Rules.Ties == "justify" && s.VoteRound == 0 && !p.Justified {
+	if s.Rules.Ties == TiesJustify && s.VoteRound == 0 && !p.Justified {
 		// R-MANIAC-10: one minute to justify, then a revote; with fewer votes he
 		// stays. Reading taken: the revote is a yes/no vote on him alone.
 		p.Justified = true
@@ -189,7 +189,7 @@ func (s *State) tie(leaders []string, now time.Time) {
 		}
 	}
 	switch s.Rules.Ties {
-	case "car_crash":
+	case TiesCarCrash:
 		// R-SPORT-07: defence speeches and a revote among the tied; a tie again
 		// puts "shall all of them leave?" to the table.
 		if s.VoteRound == 0 {
@@ -199,7 +199,7 @@ func (s *State) tie(leaders []string, now time.Time) {
 			return
 		}
 		s.openVoteAll(leaders, "car_crash", now)
-	case "revote":
+	case TiesRevote:
 		// R-PARTY-10: accusations and the vote again from scratch, at most
 		// TieRepeats times, then nobody leaves.
 		if s.Repeats >= s.Rules.TieRepeats {
@@ -208,12 +208,12 @@ func (s *State) tie(leaders []string, now time.Time) {
 		}
 		s.Repeats++
 		s.Nominations = nil
-		if s.Rules.Voting == "anyone" {
+		if s.Rules.Voting == VotingAnyone {
 			s.openVote(s.ids(func(p *Player) bool { return p.Alive }), now)
 			return
 		}
 		s.speeches(s.FirstSpeaker, now)
-	case "justify":
+	case TiesJustify:
 		// R-MANIAC-10: two tied each justify, then a new vote between them; three or
 		// more tied all stay. A justification is once per game, so one who has used
 		// it does not speak again; the new vote is held all the same.
@@ -277,7 +277,7 @@ func (s *State) sentence(ids []string, now time.Time) {
 		p.Alive = false
 		s.log(ToAll, Event{Type: EvEliminated, Target: id, Result: "vote"})
 		s.showCard(p)
-		if s.Rules.LastWords == "all" {
+		if s.Rules.LastWords == LastWordsAll {
 			words = append(words, id)
 		}
 	}
