@@ -129,3 +129,21 @@ func (spec OptionSpec) check(o Options) error {
 	}
 	return nil
 }
+
+// Schema is what a page needs to offer the rules: the presets in the order a
+// host is offered them, each preset's options, and every option's spec.
+type Schema struct {
+	Presets  []string           `json:"presets"`
+	Defaults map[string]Options `json:"defaults"`
+	Options  []OptionSpec       `json:"options"`
+	Groups   []string           `json:"groups"`
+}
+
+// OptionSchema returns the rules' schema.
+func OptionSchema() Schema {
+	s := Schema{Presets: Presets, Defaults: map[string]Options{}, Options: OptionSpecs, Groups: OptionGroups}
+	for _, p := range Presets {
+		s.Defaults[p], _ = Preset(p) // every name in Presets is a preset
+	}
+	return s
+}
