@@ -15,7 +15,7 @@ type Ack struct {
 	Type    rules.ActionType `json:"type"`
 	Target  string           `json:"target,omitempty"`
 	Yes     *bool            `json:"yes,omitempty"`
-	Verdict string           `json:"verdict,omitempty"`
+	Verdict rules.Verdict    `json:"verdict,omitempty"`
 	Day     int              `json:"day"`
 	Night   int              `json:"night"`
 	Phase   rules.PhaseName  `json:"phase"`

@@ -53,6 +53,16 @@ var playerActions = map[ActionType]bool{
 	ActHeal: true, ActProtect: true, ActDefend: true, ActShoot: true, ActReveal: true,
 }
 
+// Verdict is what a night-killed Commissar's testament names a player
+// (R-CLASSIC-06).
+type Verdict string
+
+// Verdicts.
+const (
+	VerdictMafia  Verdict = "mafia"
+	VerdictHonest Verdict = "honest"
+)
+
 // Action is one thing an actor does. ID is the client's own id for the action, used by
 // the service to apply a retried request once; the engine ignores it.
 type Action struct {
@@ -63,8 +73,8 @@ type Action struct {
 	Seat int `json:"seat,omitempty"`
 	// Yes is the answer of a "vote_all".
 	Yes *bool `json:"yes,omitempty"`
-	// Verdict is "mafia" or "honest" in a "testament" (R-CLASSIC-06).
-	Verdict string `json:"verdict,omitempty"`
+	// Verdict is what a "testament" names its target (R-CLASSIC-06).
+	Verdict Verdict `json:"verdict,omitempty"`
 	// Side is "alone" or "mafia" in a "maniac_side" (R-MANIAC-01).
 	Side ManiacSide `json:"side,omitempty"`
 	// Foul names the foul of a "warn" or a "remove" (Fouls, R-SPORT-16); it may

@@ -135,7 +135,7 @@ func (s *State) check(actor Actor, a Action) error {
 			return refusal(ErrBadField, "vote_all needs yes: true or false")
 		}
 	case ActTestament:
-		if a.Verdict != "mafia" && a.Verdict != "honest" {
+		if a.Verdict != VerdictMafia && a.Verdict != VerdictHonest {
 			return refusal(ErrBadField, "a testament's verdict is mafia or honest")
 		}
 		return inTargets(o, a.Target)
@@ -222,7 +222,7 @@ func (s *State) diagnose(p *Player, a Action) error {
 	case ActTestament, ActReveal:
 		return ErrNotYourRole
 	case ActRaiseHand:
-		if s.Phase.Name == PhaseDay && s.Phase.Reason == "" && slices.Contains(s.Hands, p.ID) {
+		if s.Phase.Name == PhaseDay && s.Phase.Reason == ReasonNone && slices.Contains(s.Hands, p.ID) {
 			return refusal(ErrAlreadyActed, "your hand is already raised")
 		}
 	}
@@ -418,7 +418,7 @@ func (s *State) warn(id, foul string, now time.Time) {
 		s.log(ToAll, Event{Type: EvRemoved, Target: id, Result: "fouls", Foul: foul})
 		s.remove(id, now)
 	case s.Rules.WarningsToMute > 0 && p.Warnings == s.Rules.WarningsToMute:
-		if s.Phase.Name == PhaseDay && s.Phase.Reason == "" && s.speaker() == id && !s.Phase.Closing {
+		if s.Phase.Name == PhaseDay && s.Phase.Reason == ReasonNone && s.speaker() == id && !s.Phase.Closing {
 			// Text 002 rule 23: the word is lost for one round; given during the
 			// player's own monologue, that is this one, and it ends now.
 			s.log(ToAll, Event{Type: EvMuted, Target: id})
@@ -457,7 +457,7 @@ func (s *State) remove(id string, now time.Time) {
 		s.nightMaybeOver(now)
 	case PhaseVote, PhaseVoteAll:
 		if len(s.Phase.Candidates) == 0 {
-			s.acquit("removed", now)
+			s.acquit(AcquitRemoved, now)
 			return
 		}
 		s.voteCast(now)

@@ -10,7 +10,7 @@ type Option struct {
 	// Abstain: a vote may be cast for nobody (R-PARTY-09).
 	Abstain bool `json:"abstain,omitempty"`
 	// Verdicts are the words a testament may use (R-CLASSIC-06).
-	Verdicts []string `json:"verdicts,omitempty"`
+	Verdicts []Verdict `json:"verdicts,omitempty"`
 	// Fouls are the fouls a warn or a remove may name under these rules (R-SPORT-16).
 	Fouls []string `json:"fouls,omitempty"`
 }
@@ -78,7 +78,7 @@ func (s *State) playerOptions(p *Player) []Option {
 	if s.Phase.Name == PhaseLastWord && s.speaker() == p.ID {
 		opts = append(opts, Option{Type: ActEndSpeech})
 		if t := s.testamentTargets(p); len(t) > 0 {
-			opts = append(opts, Option{Type: ActTestament, Targets: t, Verdicts: []string{"mafia", "honest"}})
+			opts = append(opts, Option{Type: ActTestament, Targets: t, Verdicts: []Verdict{VerdictMafia, VerdictHonest}})
 		}
 		return opts
 	}
@@ -103,7 +103,7 @@ func (s *State) playerOptions(p *Player) []Option {
 		// (one out of time raises it during their own speech); a hand raised
 		// after the round does not count, so none is offered in the further
 		// speeches or later.
-		if s.Rules.ExtraSpeech > 0 && s.Phase.Reason == "" && !slices.Contains(s.Hands, p.ID) {
+		if s.Rules.ExtraSpeech > 0 && s.Phase.Reason == ReasonNone && !slices.Contains(s.Hands, p.ID) {
 			opts = append(opts, Option{Type: ActRaiseHand})
 		}
 		if s.speaker() == p.ID {
@@ -116,7 +116,7 @@ func (s *State) playerOptions(p *Player) []Option {
 			opts = append(opts, Option{Type: ActEndSpeech})
 		}
 	case PhaseVote:
-		if s.Phase.Reason != "half" {
+		if s.Phase.Reason != ReasonHalf {
 			opts = append(opts, s.voteOptions(p, Option{Type: ActVote, Targets: s.Phase.Candidates, Abstain: s.abstainAllowed()})...)
 		}
 	case PhaseVoteAll:
@@ -190,7 +190,7 @@ func (s *State) testamentTargets(p *Player) []string {
 	}
 	var out []string
 	for _, c := range p.Checks {
-		if c.Kind == "black" && !slices.Contains(out, c.Target) {
+		if c.Kind == CheckBlack && !slices.Contains(out, c.Target) {
 			out = append(out, c.Target)
 		}
 	}
@@ -202,13 +202,13 @@ func (s *State) testamentTargets(p *Player) []string {
 func (s *State) revealOpen(p *Player) bool {
 	return s.Rules.RevealAfter > 0 && p.Role == Sheriff && p.Alive && !p.Shown &&
 		p.Right >= s.Rules.RevealAfter && s.VoteRound == 0 && s.Repeats == 0 &&
-		(s.Phase.Name == PhaseDay || (s.Phase.Name == PhaseDefence && s.Phase.Next == PhaseVote && s.Phase.Reason == "accused"))
+		(s.Phase.Name == PhaseDay || (s.Phase.Name == PhaseDefence && s.Phase.Next == PhaseVote && s.Phase.Reason == ReasonAccused))
 }
 
 // halfVoteOpen: last night's victim casts the deciding half vote once a vote has
 // split evenly between two (R-CLASSIC-10).
 func (s *State) halfVoteOpen(p *Player) bool {
-	return s.Phase.Reason == "half" && s.HalfVoter == p.ID && !s.hasBallot(p.ID)
+	return s.Phase.Reason == ReasonHalf && s.HalfVoter == p.ID && !s.hasBallot(p.ID)
 }
 
 // voteOptions are p's options in an open vote: the vote itself until p has

@@ -41,14 +41,14 @@ func (s *State) answerCheck(p *Player, target string) {
 	t := s.player(target)
 	c := Check{Night: s.Night, Target: target}
 	if p.Role == Don {
-		c.Kind, c.Yes = "sheriff", t.Role == Sheriff
+		c.Kind, c.Yes = CheckSheriff, t.Role == Sheriff
 	} else {
-		c.Kind, c.Yes = "black", t.Role.Black()
+		c.Kind, c.Yes = CheckBlack, t.Role.Black()
 	}
 	p.Checks = append(p.Checks, c)
-	result := map[string]map[bool]string{"sheriff": {true: "sheriff", false: "not_sheriff"}, "black": {true: "black", false: "red"}}[c.Kind][c.Yes]
+	result := map[CheckKind]map[bool]string{CheckSheriff: {true: "sheriff", false: "not_sheriff"}, CheckBlack: {true: "black", false: "red"}}[c.Kind][c.Yes]
 	s.log(p.ID, Event{Type: EvChecked, Actor: p.ID, Target: target, Result: result})
-	if c.Kind == "black" && c.Yes && !slices.Contains(p.Named, target) {
+	if c.Kind == CheckBlack && c.Yes && !slices.Contains(p.Named, target) {
 		p.Named = append(p.Named, target)
 	}
 }
@@ -240,7 +240,7 @@ func (s *State) victims() []string {
 		// mafia with him.
 		if p := s.player(mafia); p.Role == Sheriff {
 			for _, c := range p.Checks {
-				if c.Night == s.Night && c.Kind == "black" && c.Yes {
+				if c.Night == s.Night && c.Kind == CheckBlack && c.Yes {
 					add(c.Target)
 				}
 			}

@@ -366,7 +366,7 @@ func (o Options) ValidateTable(n int) error {
 	if others < town || others < 1 {
 		return fmt.Errorf("%w: %d players leave no room for %d mafia and the special roles", ErrInvalidTable, n, black)
 	}
-	if o.Maniac && o.ManiacSide == "mafia" {
+	if o.Maniac && o.ManiacSide == ManiacMafia {
 		black++ // R-MANIAC-11: he counts with the mafia
 	}
 	if black*2 >= n {

@@ -243,7 +243,7 @@ func randomAction(t *rapid.T, s State) (Actor, Action) {
 	a := Action{
 		Type:    rapid.SampledFrom(types).Draw(t, "type"),
 		Target:  fmt.Sprintf("p%d", rapid.IntRange(0, len(s.Players)+1).Draw(t, "target")),
-		Verdict: rapid.SampledFrom([]string{"", "mafia", "honest", "x"}).Draw(t, "verdict"),
+		Verdict: rapid.SampledFrom([]Verdict{"", "mafia", "honest", "x"}).Draw(t, "verdict"),
 		Seat:    rapid.IntRange(-1, len(s.Players)+1).Draw(t, "seat"),
 		Side:    rapid.SampledFrom([]ManiacSide{"", "alone", "mafia"}).Draw(t, "side"),
 		Foul:    rapid.SampledFrom(append([]string{"", "x"}, Fouls...)).Draw(t, "foul"),

@@ -44,7 +44,7 @@ type PhaseView struct {
 	Speaker    *string    `json:"speaker"`
 	Queue      []string   `json:"queue,omitempty"`
 	Candidates []string   `json:"candidates,omitempty"`
-	Reason     string     `json:"reason,omitempty"`
+	Reason     Reason     `json:"reason,omitempty"`
 	Paused     bool       `json:"paused"`
 	// Locked: the host has closed the lobby to new players.
 	Locked bool `json:"locked,omitempty"`
@@ -79,7 +79,7 @@ type Step struct {
 	// (the votes are counted).
 	Name    PhaseName `json:"name"`
 	Speaker string    `json:"speaker,omitempty"`
-	Reason  string    `json:"reason,omitempty"`
+	Reason  Reason    `json:"reason,omitempty"`
 	Wake    int       `json:"wake,omitempty"`
 }
 
@@ -208,7 +208,7 @@ func (s *State) phaseView() PhaseView {
 	case PhaseNight:
 		pv.Pending = s.aliveCount() - len(s.Done)
 	case PhaseVote, PhaseVoteAll:
-		if s.Phase.Reason == "half" {
+		if s.Phase.Reason == ReasonHalf {
 			if !s.hasBallot(s.HalfVoter) {
 				pv.Pending = 1
 			}
