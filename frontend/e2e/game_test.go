@@ -43,7 +43,7 @@ type game struct {
 	checked   int                   // recorded exchanges leak-checked so far
 	shots     map[string]bool
 	plan      plan
-	phaseSeen map[string]bool
+	phaseSeen map[rules.PhaseName]bool
 	// viewsChecked counts the views leak-checked per viewer ("" public, "host", player id).
 	viewsChecked map[string]int
 	viewsGzipped int // of them, how many came gzipped
@@ -83,7 +83,7 @@ type gameOpts struct {
 func newGame(t *testing.T, srv *testServer, b *browser, o gameOpts) *game {
 	t.Helper()
 	g := &game{t: t, srv: srv, b: b, preset: o.preset, lang: o.lang, moderator: o.moderator, deal: map[string]rules.Role{},
-		shots: map[string]bool{}, plan: o.plan, phaseSeen: map[string]bool{}, viewsChecked: map[string]int{}, nightChecked: map[string]bool{}}
+		shots: map[string]bool{}, plan: o.plan, phaseSeen: map[rules.PhaseName]bool{}, viewsChecked: map[string]int{}, nightChecked: map[string]bool{}}
 	g.host = b.newPage(t, "host", 1280, 800)
 	h := g.host
 	h.navigate(srv.URL + "/")
@@ -254,16 +254,16 @@ func (g *game) readRole(p *player, shoot bool) {
 
 // domState is what a phone's page offers now.
 type domState struct {
-	Phase   string   `json:"phase"`
-	Version int64    `json:"version"`
-	Tick    int      `json:"tick"`
-	Day     int      `json:"day"`
-	Night   int      `json:"night"`
-	Wake    int      `json:"wake"`
-	Picked  *string  `json:"picked"` // the night's seat picked, "" for nobody; null before a pick
-	Busy    bool     `json:"busy"`
-	Stale   bool     `json:"stale"`
-	Actions []string `json:"actions"`
+	Phase   rules.PhaseName `json:"phase"`
+	Version int64           `json:"version"`
+	Tick    int             `json:"tick"`
+	Day     int             `json:"day"`
+	Night   int             `json:"night"`
+	Wake    int             `json:"wake"`
+	Picked  *string         `json:"picked"` // the night's seat picked, "" for nobody; null before a pick
+	Busy    bool            `json:"busy"`
+	Stale   bool            `json:"stale"`
+	Actions []string        `json:"actions"`
 	Tasks   []struct {
 		Task    string   `json:"task"`
 		Targets []string `json:"targets"`
@@ -289,7 +289,7 @@ func (p *player) state() domState {
 	return st
 }
 
-func legal(v rules.View, typ string) *rules.Option {
+func legal(v rules.View, typ rules.ActionType) *rules.Option {
 	for i := range v.Actions {
 		if v.Actions[i].Type == typ {
 			return &v.Actions[i]
@@ -545,7 +545,7 @@ func (g *game) onPhase(pub rules.View) {
 	if !g.phaseSeen[kind] {
 		g.phaseSeen[kind] = true
 		g.host.waitFor("the host screen to follow", fmt.Sprintf(`document.querySelector('main[data-phase=%q]')`, kind), 30*time.Second)
-		g.shot(g.host, "screen-"+kind)
+		g.shot(g.host, "screen-"+string(kind))
 	}
 	g.checkLeaks()
 	g.checkPages()

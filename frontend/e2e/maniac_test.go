@@ -44,7 +44,7 @@ func TestManiacGame(t *testing.T) {
 	}
 
 	// The moderator decides the Maniac's side (R-MANIAC-01): with the mafia, then alone again.
-	for _, side := range []string{"mafia", "alone"} {
+	for _, side := range []rules.ManiacSide{rules.ManiacMafia, rules.ManiacAlone} {
 		g.host.mustTap(fmt.Sprintf(`[data-action=maniac_side][data-side=%q]`, side), 10*time.Second)
 		waitUntil(t, "the Maniac's side", 10*time.Second, func() bool { return g.view("").Rules.ManiacSide == side })
 	}

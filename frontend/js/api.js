@@ -51,6 +51,22 @@ export const postAction = (code, token, action) => request('POST', `/api/games/$
 export const playAgain = (code, token) => request('POST', `/api/games/${enc(code)}/next`, { token });
 export const qrUrl = (code) => `/api/games/${enc(code)}/qr.svg`;
 
+let rules = null;
+
+// loadRules resolves to the rules' schema (GET /api/rules), fetched once per
+// page; to null when the server could not be reached, and then the next call
+// asks again.
+export function loadRules() {
+  if (!rules) {
+    rules = retried(() => request('GET', '/api/rules')).then((res) => {
+      if (res.status === 200 && res.body) return res.body;
+      rules = null;
+      return null;
+    });
+  }
+  return rules;
+}
+
 // newId makes a client id (an action's, a join's, this device's): 128 random
 // bits, so that a retried request is applied once and nobody can guess it.
 export function newId() {

@@ -3,7 +3,9 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { LOCALES, LANGS, format, placeholders, translate, makeT, pickLang, roleKey, sheriffVariant, usesCommissar } from '../js/i18n.js';
-import { OPTIONS, GROUPS, PRESETS } from '../js/options.js';
+import { schema } from './rules.js';
+
+const { options: OPTIONS, groups: GROUPS, presets: PRESETS } = schema;
 
 const en = LOCALES.en;
 

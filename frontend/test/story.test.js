@@ -111,7 +111,7 @@ test('announcements are the news since night fell or morning came', () => {
 
 test('every event type of the rules engine has a sentence', () => {
   const src = readFileSync(new URL('../../shared/rules/events.go', import.meta.url), 'utf8');
-  const types = [...src.matchAll(/^\s*Ev\w+\s*=\s*"(\w+)"/gm)].map((m) => m[1]);
+  const types = [...src.matchAll(/^\s*Ev\w+\s+EventType\s*=\s*"(\w+)"/gm)].map((m) => m[1]);
   assert.ok(types.length > 20, 'events.go was read');
   const covered = new Set(EVENTS.map((e) => e.type));
   for (const type of types) {

@@ -25,7 +25,7 @@ import (
 // Optional actions that change nothing for the bench (leave, withdraw) are never
 // taken.
 func Choose(v View, rng *rand.Rand) (rules.Action, bool) {
-	has := func(typ string) (rules.Option, bool) {
+	has := func(typ rules.ActionType) (rules.Option, bool) {
 		i := slices.IndexFunc(v.Actions, func(o rules.Option) bool { return o.Type == typ })
 		if i < 0 {
 			return rules.Option{}, false
@@ -84,7 +84,7 @@ func Choose(v View, rng *rand.Rand) (rules.Action, bool) {
 		}
 		return rules.Action{Type: rules.ActCheck, Target: pick(fresh)}, true
 	}
-	for _, typ := range []string{rules.ActHeal, rules.ActProtect, rules.ActDefend} {
+	for _, typ := range []rules.ActionType{rules.ActHeal, rules.ActProtect, rules.ActDefend} {
 		if o, ok := has(typ); ok && len(o.Targets) > 0 {
 			return rules.Action{Type: typ, Target: pick(o.Targets)}, true
 		}

@@ -81,7 +81,7 @@ func hostileCases(rng *rand.Rand, lobby, started, other, locked *table, banned s
 	sp, lp := "/api/games/"+started.code, "/api/games/"+lobby.code
 	// Actions that no seat may take at the start of the first night (a meeting
 	// night of sport: only "sleep" is open to players, which is never sent).
-	refusedAtNight := []string{rules.ActVote, rules.ActVoteAll, rules.ActNominate, rules.ActEndSpeech, rules.ActTestament,
+	refusedAtNight := []rules.ActionType{rules.ActVote, rules.ActVoteAll, rules.ActNominate, rules.ActEndSpeech, rules.ActTestament,
 		rules.ActReveal, rules.ActRaiseHand, rules.ActKill, rules.ActCheck, rules.ActLeave, rules.ActStart, rules.ActKick}
 	return []hostile{
 		// Malformed JSON and wrong types.

@@ -248,7 +248,7 @@ func (b *bot) noticed(v View) {
 	late := time.Duration(float64(now.Sub(at(first))) * s)
 	b.g.cfg.Metrics.notice(early, late)
 	if early > 2*time.Second {
-		typ := ""
+		var typ rules.ActionType
 		for _, o := range v.Actions {
 			if typ == "" || o.Type != rules.ActSleep {
 				typ = o.Type
@@ -351,7 +351,7 @@ func (b *bot) act(ctx context.Context, a rules.Action) bool {
 		}
 		ack.Version = v.Version
 		b.acks = append(b.acks, ack)
-		b.acted[phaseID(chosenIn)+"|"+a.Type] = true
+		b.acted[phaseID(chosenIn)+"|"+string(a.Type)] = true
 		b.g.mu.Lock()
 		b.g.res.Acked++
 		b.g.mu.Unlock()
@@ -368,7 +368,7 @@ func (b *bot) act(ctx context.Context, a rules.Action) bool {
 // watchEffect notes what an acknowledged action did, so that a later view of the
 // same phase that shows it undone counts as a lost write.
 func (b *bot) watchEffect(a rules.Action, chosenIn View) {
-	offered := func(typ string) func(View) bool {
+	offered := func(typ rules.ActionType) func(View) bool {
 		return func(v View) bool {
 			return slices.ContainsFunc(v.Actions, func(o rules.Option) bool { return o.Type == typ })
 		}
@@ -390,7 +390,7 @@ func (b *bot) watchEffect(a rules.Action, chosenIn View) {
 	default:
 		return
 	}
-	b.watch = append(b.watch, effect{what: a.Type + " " + a.Target, lost: lost, phase: phaseID(chosenIn)})
+	b.watch = append(b.watch, effect{what: string(a.Type) + " " + a.Target, lost: lost, phase: phaseID(chosenIn)})
 	if len(b.watch) > 32 {
 		b.watch = b.watch[1:]
 	}
@@ -403,7 +403,7 @@ func (b *bot) watchEffect(a rules.Action, chosenIn View) {
 // repeating itself if a rule ever does again.
 func (b *bot) fresh(v View) View {
 	id := phaseID(v)
-	v.Actions = slices.DeleteFunc(slices.Clone(v.Actions), func(o rules.Option) bool { return b.acted[id+"|"+o.Type] })
+	v.Actions = slices.DeleteFunc(slices.Clone(v.Actions), func(o rules.Option) bool { return b.acted[id+"|"+string(o.Type)] })
 	return v
 }
 
@@ -494,7 +494,7 @@ func (b *bot) play(ctx context.Context) {
 // hostTurn is what the host does on each poll: start the game once the table is
 // full, and move it on if nothing has changed for a long time.
 func (b *bot) hostTurn(ctx context.Context) {
-	has := func(typ string) bool {
+	has := func(typ rules.ActionType) bool {
 		return slices.ContainsFunc(b.view.Actions, func(o rules.Option) bool { return o.Type == typ })
 	}
 	if b.view.Phase.Name == rules.PhaseLobby {

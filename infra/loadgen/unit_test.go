@@ -71,7 +71,7 @@ func TestProjectNaivePolling(t *testing.T) {
 func TestVerify(t *testing.T) {
 	yes := true
 	events := []rules.Event{
-		{Type: rules.EvAct, Night: 2, Actor: "p1", Target: "p3", Result: rules.ActKill},
+		{Type: rules.EvAct, Night: 2, Actor: "p1", Target: "p3", Result: string(rules.ActKill)},
 		{Type: rules.EvNominated, Day: 2, Actor: "p1", Target: "p4"},
 		{Type: rules.EvVoted, Day: 2, Ballots: []rules.Ballot{{Voter: "p1", Target: "p4"}, {Voter: "p2", Target: "p4"}}},
 		{Type: rules.EvVoted, Day: 2, Result: "car_crash", Ballots: []rules.Ballot{{Voter: "p1", Yes: true}}},

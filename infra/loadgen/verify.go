@@ -11,15 +11,15 @@ import (
 // Ack is an action the API acknowledged (200), as the bot that sent it saw the
 // game when it chose it.
 type Ack struct {
-	ID      string `json:"id"`
-	Type    string `json:"type"`
-	Target  string `json:"target,omitempty"`
-	Yes     *bool  `json:"yes,omitempty"`
-	Verdict string `json:"verdict,omitempty"`
-	Day     int    `json:"day"`
-	Night   int    `json:"night"`
-	Phase   string `json:"phase"`
-	Version int64  `json:"version"` // of the view that answered it
+	ID      string           `json:"id"`
+	Type    rules.ActionType `json:"type"`
+	Target  string           `json:"target,omitempty"`
+	Yes     *bool            `json:"yes,omitempty"`
+	Verdict rules.Verdict    `json:"verdict,omitempty"`
+	Day     int              `json:"day"`
+	Night   int              `json:"night"`
+	Phase   rules.PhaseName  `json:"phase"`
+	Version int64            `json:"version"` // of the view that answered it
 }
 
 // ackOf describes action a, chosen in view v.

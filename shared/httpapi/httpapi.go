@@ -76,6 +76,7 @@ func New(cfg Config) http.Handler {
 		PathGame:    h.read,
 		PathQR:      h.qr,
 		PathHealth:  h.health,
+		PathRules:   h.rules,
 		PathActions: h.act,
 		PathNext:    h.again,
 	}
@@ -396,6 +397,19 @@ func (h *handler) health(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+}
+
+// rules serves the rules' schema (rules.OptionSchema): the presets and every
+// option's range or choices, from which the home page builds its form. It
+// changes only with a new release, so browsers may keep it a few minutes.
+func (h *handler) rules(w http.ResponseWriter, r *http.Request) {
+	data, err := json.Marshal(rules.OptionSchema())
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	w.Header().Set("Cache-Control", "public, max-age=300")
+	writeJSONBody(w, r, http.StatusOK, data)
 }
 
 // embedded encodes a view sent inside another answer (a new game, a new seat)

@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
@@ -1054,4 +1055,20 @@ type countingGames struct {
 func (c *countingGames) Create(ctx context.Context, req service.CreateRequest) (service.Created, error) {
 	c.creates++
 	return c.Games.Create(ctx, req)
+}
+
+// TestRulesRoute: GET /api/rules serves the rules' schema, the one the engine
+// validates by, and lets browsers keep it a few minutes.
+func TestRulesRoute(t *testing.T) {
+	e := newEnv(t, Config{})
+	res := e.Do(apitest.Request{Method: "GET", Path: PathRules})
+	var got rules.Schema
+	e.Expect(res, 200, &got)
+	if !reflect.DeepEqual(got, rules.OptionSchema()) {
+		t.Errorf("GET %s: %+v\nwant %+v", PathRules, got, rules.OptionSchema())
+	}
+	if cc := res.Header.Get("Cache-Control"); cc != "public, max-age=300" {
+		t.Errorf("Cache-Control %q", cc)
+	}
+	e.ExpectError(e.raw("POST", PathRules, "", `{}`), 405, CodeMethodNotAllowed)
 }

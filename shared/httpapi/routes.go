@@ -32,12 +32,14 @@ const (
 	PathNext    = "/api/games/{code}/next"
 	PathQR      = "/api/games/{code}/qr.svg"
 	PathHealth  = "/api/health"
+	PathRules   = "/api/rules"
 )
 
 // Routes are every route of the API. template.yaml routes each of them, and
 // nothing else, to its function; a test holds the two together.
 //
-// The read function serves the QR code and the health check too: both only read.
+// The read function serves the QR code, the health check and the rules'
+// schema too: they only read.
 // The create function opens the next game of a finished one ("play again"), as
 // it opens any game.
 var Routes = []Route{
@@ -47,6 +49,7 @@ var Routes = []Route{
 	{"GET", PathGame, FuncRead},
 	{"GET", PathQR, FuncRead},
 	{"GET", PathHealth, FuncRead},
+	{"GET", PathRules, FuncRead},
 	{"POST", PathActions, FuncAct},
 }
 

@@ -1,69 +1,82 @@
 package rules
 
-// Action types (DESIGN.md, "HTTP API").
+// ActionType names what an action does (DESIGN.md, "HTTP API").
+type ActionType string
+
+// Action types.
 const (
 	// Host actions.
-	ActStart      = "start"
-	ActKick       = "kick"
-	ActSeat       = "seat"
-	ActConfigure  = "configure"
-	ActAdvance    = "advance"
-	ActPause      = "pause"
-	ActResume     = "resume"
-	ActWarn       = "warn"
-	ActRemove     = "remove"
-	ActManiacSide = "maniac_side"
-	ActLock       = "lock"   // close the lobby to new players
-	ActUnlock     = "unlock" // open it again
-	ActBan        = "ban"    // remove a player from the lobby and refuse their device
+	ActStart      ActionType = "start"
+	ActKick       ActionType = "kick"
+	ActSeat       ActionType = "seat"
+	ActConfigure  ActionType = "configure"
+	ActAdvance    ActionType = "advance"
+	ActPause      ActionType = "pause"
+	ActResume     ActionType = "resume"
+	ActWarn       ActionType = "warn"
+	ActRemove     ActionType = "remove"
+	ActManiacSide ActionType = "maniac_side"
+	ActLock       ActionType = "lock"   // close the lobby to new players
+	ActUnlock     ActionType = "unlock" // open it again
+	ActBan        ActionType = "ban"    // remove a player from the lobby and refuse their device
 	// Any player.
-	ActLeave     = "leave"
-	ActSleep     = "sleep"
-	ActNominate  = "nominate"
-	ActWithdraw  = "withdraw"
-	ActEndSpeech = "end_speech"
-	ActVote      = "vote"
-	ActVoteAll   = "vote_all"
-	ActTestament = "testament"
-	ActRaiseHand = "raise_hand"
+	ActLeave     ActionType = "leave"
+	ActSleep     ActionType = "sleep"
+	ActNominate  ActionType = "nominate"
+	ActWithdraw  ActionType = "withdraw"
+	ActEndSpeech ActionType = "end_speech"
+	ActVote      ActionType = "vote"
+	ActVoteAll   ActionType = "vote_all"
+	ActTestament ActionType = "testament"
+	ActRaiseHand ActionType = "raise_hand"
 	// Roles.
-	ActKill    = "kill"
-	ActCheck   = "check"
-	ActHeal    = "heal"
-	ActProtect = "protect"
-	ActDefend  = "defend"
-	ActShoot   = "shoot"
-	ActReveal  = "reveal"
+	ActKill    ActionType = "kill"
+	ActCheck   ActionType = "check"
+	ActHeal    ActionType = "heal"
+	ActProtect ActionType = "protect"
+	ActDefend  ActionType = "defend"
+	ActShoot   ActionType = "shoot"
+	ActReveal  ActionType = "reveal"
 )
 
 // hostActions are the types only the host token may send.
-var hostActions = map[string]bool{
+var hostActions = map[ActionType]bool{
 	ActStart: true, ActKick: true, ActSeat: true, ActConfigure: true, ActAdvance: true,
 	ActPause: true, ActResume: true, ActWarn: true, ActRemove: true, ActManiacSide: true,
 	ActLock: true, ActUnlock: true, ActBan: true,
 }
 
 // playerActions are the types a seated player may send.
-var playerActions = map[string]bool{
+var playerActions = map[ActionType]bool{
 	ActLeave: true, ActSleep: true, ActNominate: true, ActWithdraw: true, ActEndSpeech: true,
 	ActVote: true, ActVoteAll: true, ActTestament: true, ActRaiseHand: true, ActKill: true, ActCheck: true,
 	ActHeal: true, ActProtect: true, ActDefend: true, ActShoot: true, ActReveal: true,
 }
 
+// Verdict is what a night-killed Commissar's testament names a player
+// (R-CLASSIC-06).
+type Verdict string
+
+// Verdicts.
+const (
+	VerdictMafia  Verdict = "mafia"
+	VerdictHonest Verdict = "honest"
+)
+
 // Action is one thing an actor does. ID is the client's own id for the action, used by
 // the service to apply a retried request once; the engine ignores it.
 type Action struct {
-	ID     string `json:"id"`
-	Type   string `json:"type"`
-	Target string `json:"target,omitempty"`
+	ID     string     `json:"id"`
+	Type   ActionType `json:"type"`
+	Target string     `json:"target,omitempty"`
 	// Seat is the new seat number for "seat".
 	Seat int `json:"seat,omitempty"`
 	// Yes is the answer of a "vote_all".
 	Yes *bool `json:"yes,omitempty"`
-	// Verdict is "mafia" or "honest" in a "testament" (R-CLASSIC-06).
-	Verdict string `json:"verdict,omitempty"`
+	// Verdict is what a "testament" names its target (R-CLASSIC-06).
+	Verdict Verdict `json:"verdict,omitempty"`
 	// Side is "alone" or "mafia" in a "maniac_side" (R-MANIAC-01).
-	Side string `json:"side,omitempty"`
+	Side ManiacSide `json:"side,omitempty"`
 	// Foul names the foul of a "warn" or a "remove" (Fouls, R-SPORT-16); it may
 	// be left out for a breach the rules do not name.
 	Foul string `json:"foul,omitempty"`

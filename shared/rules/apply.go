@@ -135,7 +135,7 @@ func (s *State) check(actor Actor, a Action) error {
 			return refusal(ErrBadField, "vote_all needs yes: true or false")
 		}
 	case ActTestament:
-		if a.Verdict != "mafia" && a.Verdict != "honest" {
+		if a.Verdict != VerdictMafia && a.Verdict != VerdictHonest {
 			return refusal(ErrBadField, "a testament's verdict is mafia or honest")
 		}
 		return inTargets(o, a.Target)
@@ -145,7 +145,7 @@ func (s *State) check(actor Actor, a Action) error {
 		}
 		return inTargets(o, a.Target)
 	case ActManiacSide:
-		if a.Side != "alone" && a.Side != "mafia" {
+		if a.Side != ManiacAlone && a.Side != ManiacMafia {
 			return refusal(ErrBadField, "the Maniac's side is alone or mafia")
 		}
 	case ActWarn, ActRemove:
@@ -172,7 +172,7 @@ func (s *State) check(actor Actor, a Action) error {
 
 func inTargets(o Option, target string) error {
 	if !slices.Contains(o.Targets, target) {
-		return refusal(ErrBadTarget, o.Type+": that player is not a valid target now")
+		return refusal(ErrBadTarget, string(o.Type)+": that player is not a valid target now")
 	}
 	return nil
 }
@@ -222,7 +222,7 @@ func (s *State) diagnose(p *Player, a Action) error {
 	case ActTestament, ActReveal:
 		return ErrNotYourRole
 	case ActRaiseHand:
-		if s.Phase.Name == PhaseDay && s.Phase.Reason == "" && slices.Contains(s.Hands, p.ID) {
+		if s.Phase.Name == PhaseDay && s.Phase.Reason == ReasonNone && slices.Contains(s.Hands, p.ID) {
 			return refusal(ErrAlreadyActed, "your hand is already raised")
 		}
 	}
@@ -252,7 +252,7 @@ func (s *State) do(actor Actor, a Action, now time.Time) error {
 		// R-MANIAC-01: the host decides the Maniac's side and announces it.
 		s.Rules.ManiacSide = a.Side
 		s.forget(func(e Event) bool { return e.Type == EvManiacSide }) // only the last word stands
-		s.log(ToAll, Event{Type: EvManiacSide, Result: a.Side})
+		s.log(ToAll, Event{Type: EvManiacSide, Result: string(a.Side)})
 		if s.Phase.Name != PhaseLobby {
 			s.checkWin(now)
 		}
@@ -329,7 +329,7 @@ func (s *State) start(seed [32]byte, now time.Time) {
 	s.log(ToAll, Event{Type: EvStarted})
 	if s.Rules.Maniac {
 		// R-MANIAC-01: the host decides the Maniac's side and announces it.
-		s.log(ToAll, Event{Type: EvManiacSide, Result: s.Rules.ManiacSide})
+		s.log(ToAll, Event{Type: EvManiacSide, Result: string(s.Rules.ManiacSide)})
 	}
 	// The cards are dealt; the night falls after the hand-over, as every phone
 	// turns to its night task.
@@ -418,7 +418,7 @@ func (s *State) warn(id, foul string, now time.Time) {
 		s.log(ToAll, Event{Type: EvRemoved, Target: id, Result: "fouls", Foul: foul})
 		s.remove(id, now)
 	case s.Rules.WarningsToMute > 0 && p.Warnings == s.Rules.WarningsToMute:
-		if s.Phase.Name == PhaseDay && s.Phase.Reason == "" && s.speaker() == id && !s.Phase.Closing {
+		if s.Phase.Name == PhaseDay && s.Phase.Reason == ReasonNone && s.speaker() == id && !s.Phase.Closing {
 			// Text 002 rule 23: the word is lost for one round; given during the
 			// player's own monologue, that is this one, and it ends now.
 			s.log(ToAll, Event{Type: EvMuted, Target: id})
@@ -457,7 +457,7 @@ func (s *State) remove(id string, now time.Time) {
 		s.nightMaybeOver(now)
 	case PhaseVote, PhaseVoteAll:
 		if len(s.Phase.Candidates) == 0 {
-			s.acquit("removed", now)
+			s.acquit(AcquitRemoved, now)
 			return
 		}
 		s.voteCast(now)

@@ -97,8 +97,8 @@ func TestClassicTestamentKills(t *testing.T) {
 // TestClassicElimination: under elimination the mafia must remove every other
 // player; parity does not end the game (R-CLASSIC-08). Parity is the other setting.
 func TestClassicElimination(t *testing.T) {
-	for _, win := range []string{"elimination", "parity"} {
-		t.Run(win, func(t *testing.T) {
+	for _, win := range []Win{WinElimination, WinParity} {
+		t.Run(string(win), func(t *testing.T) {
 			g := newGame(t, PresetClassic, 5, func(o *Options) { o.Win = win }, Mafia, Mafia, Sheriff)
 			g.quietNight()
 			g.speeches(nil)
@@ -224,7 +224,7 @@ func TestClassicLover(t *testing.T) {
 // TestClassicShootingCommissar: instead of checking, he shoots; a citizen hit is
 // "the Commissar missed", a mafia hit dies (R-CLASSIC-11).
 func TestClassicShootingCommissar(t *testing.T) {
-	g := newGame(t, PresetClassic, 8, func(o *Options) { o.Commissar = "shoot"; o.Testament = false }, Mafia, Mafia, Mafia, Sheriff)
+	g := newGame(t, PresetClassic, 8, func(o *Options) { o.Commissar = CommissarShoot; o.Testament = false }, Mafia, Mafia, Mafia, Sheriff)
 	g.quietNight()
 	g.speeches(nil)
 	g.vote(map[int]int{1: 8, 2: 8, 3: 8, 4: 8, 5: 8, 6: 8, 7: 8, 8: 7})

@@ -6,7 +6,7 @@ import (
 )
 
 // lastWords gives each of ids a last word (R-SPORT-09), then moves to next.
-func (s *State) lastWords(ids []string, next string, now time.Time) {
+func (s *State) lastWords(ids []string, next PhaseName, now time.Time) {
 	if len(ids) == 0 {
 		s.enter(next, now)
 		return
@@ -16,7 +16,7 @@ func (s *State) lastWords(ids []string, next string, now time.Time) {
 }
 
 // enter opens a phase that follows speeches or votes.
-func (s *State) enter(name string, now time.Time) {
+func (s *State) enter(name PhaseName, now time.Time) {
 	switch name {
 	case PhaseDay:
 		s.startDay(now)
@@ -84,8 +84,8 @@ func (s *State) beginSpeech(now time.Time) {
 		return
 	}
 	s.Phase.Nominated = 0
-	d := map[string]int{PhaseIntro: s.Rules.Intro, PhaseDay: s.Rules.Speech, PhaseDefence: s.Rules.Defence, PhaseLastWord: s.Rules.LastWord}[s.Phase.Name]
-	if s.Phase.Reason == "extra" {
+	d := map[PhaseName]int{PhaseIntro: s.Rules.Intro, PhaseDay: s.Rules.Speech, PhaseDefence: s.Rules.Defence, PhaseLastWord: s.Rules.LastWord}[s.Phase.Name]
+	if s.Phase.Reason == ReasonExtra {
 		d = s.Rules.ExtraSpeech
 	}
 	s.Phase.EndsAt = now.Add(seconds(d))
@@ -111,7 +111,7 @@ func (s *State) speechesOver(now time.Time) {
 		if len(s.Phase.Candidates) == 0 {
 			// Every accused was removed during the defence (R-SPORT-16): there
 			// is nobody left to vote on.
-			s.acquit("removed", now)
+			s.acquit(AcquitRemoved, now)
 			return
 		}
 		if s.Phase.Next == PhaseVoteAll {
@@ -127,9 +127,9 @@ func (s *State) speechesOver(now time.Time) {
 				hands = append(hands, id)
 			}
 		}
-		if s.Phase.Reason == "" && len(hands) > 0 {
+		if s.Phase.Reason == ReasonNone && len(hands) > 0 {
 			s.Hands = nil
-			s.Phase = Phase{Name: PhaseDay, Queue: hands, Reason: "extra"}
+			s.Phase = Phase{Name: PhaseDay, Queue: hands, Reason: ReasonExtra}
 			s.beginSpeech(now)
 			return
 		}
@@ -139,7 +139,7 @@ func (s *State) speechesOver(now time.Time) {
 
 // dayOver opens the vote after the monologues (R-SPORT-05, R-SPORT-06).
 func (s *State) dayOver(now time.Time) {
-	if s.Rules.Voting == "anyone" {
+	if s.Rules.Voting == VotingAnyone {
 		// R-CLASSIC-03, R-MANIAC-10: every living player can be voted against.
 		s.openVote(s.ids(func(p *Player) bool { return p.Alive }), now)
 		return
@@ -150,12 +150,12 @@ func (s *State) dayOver(now time.Time) {
 	}
 	switch {
 	case len(nominees) == 0:
-		s.acquit("no_nominees", now)
+		s.acquit(AcquitNoNominees, now)
 	case len(nominees) == 1 && s.Day == 1 && s.Rules.Day1SingleNomineeStays && s.Repeats == 0:
-		s.acquit("single_nominee", now) // R-SPORT-06
+		s.acquit(AcquitSingleNominee, now) // R-SPORT-06
 	case s.Rules.NomineeDefence:
 		// R-PARTY-09: each accused answers the accusation before the vote.
-		s.Phase = Phase{Name: PhaseDefence, Queue: nominees, Candidates: nominees, Reason: "accused", Next: PhaseVote}
+		s.Phase = Phase{Name: PhaseDefence, Queue: nominees, Candidates: nominees, Reason: ReasonAccused, Next: PhaseVote}
 		s.beginSpeech(now)
 	default:
 		s.openVote(nominees, now)
@@ -178,11 +178,11 @@ func (s *State) withdraw(by string) {
 
 // testament is the night-killed Commissar's last word about a checked player
 // (R-CLASSIC-06); in the Каттани variant a named mafia dies at once (R-CLASSIC-07).
-func (s *State) testament(id, target, verdict string, now time.Time) {
+func (s *State) testament(id, target string, verdict Verdict, now time.Time) {
 	s.player(id).Spoke = true
-	s.log(ToAll, Event{Type: EvTestament, Actor: id, Target: target, Result: verdict})
+	s.log(ToAll, Event{Type: EvTestament, Actor: id, Target: target, Result: string(verdict)})
 	t := s.player(target)
-	if s.Rules.TestamentKills && verdict == "mafia" && t.Alive && t.Role.Black() {
+	if s.Rules.TestamentKills && verdict == VerdictMafia && t.Alive && t.Role.Black() {
 		t.Alive = false
 		s.log(ToAll, Event{Type: EvEliminated, Target: target, Result: "testament"})
 		s.showCard(t)

@@ -1,39 +1,42 @@
 package rules
 
+// EventType names what an event of the story tells.
+type EventType string
+
 // Event types. Each is recorded with its audience; View shows a viewer only what that
 // audience allows, and everything once the game is over.
 const (
-	EvJoined        = "joined"         // target is in the lobby (the line goes when they leave, and all go at the start)
-	EvStarted       = "started"        // cards dealt
-	EvNightFell     = "night_fell"     // "the city falls asleep"
-	EvShot          = "shot"           // actor (mafia) aimed at target; to the mafia, or with eyes closed the shooter only
-	EvAct           = "act"            // actor's night act (result holds the type); to the moderator
-	EvChecked       = "checked"        // actor checked target: result "black"/"red" or "sheriff"/"not_sheriff"
-	EvCommissar     = "commissar"      // result "right" or "wrong", to everyone (R-PARTY-03)
-	EvMorning       = "morning"        // "the city wakes up"
-	EvKilled        = "killed"         // target died at night; role when cards are open
-	EvMissed        = "missed"         // nobody died tonight
-	EvHealed        = "healed"         // the Doctor saved target from the mafia (R-CLASSIC-11)
-	EvTreated       = "treated"        // the Doctor treated target, who was healthy anyway
-	EvSheriffMissed = "sheriff_missed" // the Commissar's shot hit a citizen: nobody dies (R-CLASSIC-11)
-	EvDayBegan      = "day_began"
-	EvMuted         = "muted"       // target loses this monologue (R-SPORT-16)
-	EvHand          = "hand"        // target raised a hand for a further speech (R-MANIAC-09)
-	EvNominated     = "nominated"   // actor nominated target
-	EvVoted         = "vote_result" // the ballots of one vote, after it closed
-	EvNotVoted      = "not_voted"   // target has not voted: result "wait" (held open once more) or "lost" (counted without; R-MANIAC-10)
-	EvTie           = "tie"         // targets tied; result says what follows
-	EvEliminated    = "eliminated"  // target left by the vote; role when cards are open
-	EvAcquitted     = "acquitted"   // nobody leaves today; result says why
-	EvDefended      = "defended"    // the Advocate's client was sentenced and stays (R-PARTY-06)
-	EvTestament     = "testament"   // actor named target as result "mafia"/"honest" (R-CLASSIC-06)
-	EvRevealed      = "revealed"    // actor showed the Commissar's card (R-PARTY-04)
-	EvWarned        = "warned"      // target got a warning; result is the count, foul the foul named
-	EvRemoved       = "removed"     // target removed by warnings (result "fouls") or by the host; foul the foul named
-	EvRole          = "role"        // target's card is shown to everyone
-	EvPaused        = "paused"      // the host paused; the line goes when the game resumes
-	EvManiacSide    = "maniac_side" // the host set the Maniac's side (R-MANIAC-01)
-	EvGameOver      = "game_over"   // result is the winning team
+	EvJoined        EventType = "joined"         // target is in the lobby (the line goes when they leave, and all go at the start)
+	EvStarted       EventType = "started"        // cards dealt
+	EvNightFell     EventType = "night_fell"     // "the city falls asleep"
+	EvShot          EventType = "shot"           // actor (mafia) aimed at target; to the mafia, or with eyes closed the shooter only
+	EvAct           EventType = "act"            // actor's night act (result holds the type); to the moderator
+	EvChecked       EventType = "checked"        // actor checked target: result "black"/"red" or "sheriff"/"not_sheriff"
+	EvCommissar     EventType = "commissar"      // result "right" or "wrong", to everyone (R-PARTY-03)
+	EvMorning       EventType = "morning"        // "the city wakes up"
+	EvKilled        EventType = "killed"         // target died at night; role when cards are open
+	EvMissed        EventType = "missed"         // nobody died tonight
+	EvHealed        EventType = "healed"         // the Doctor saved target from the mafia (R-CLASSIC-11)
+	EvTreated       EventType = "treated"        // the Doctor treated target, who was healthy anyway
+	EvSheriffMissed EventType = "sheriff_missed" // the Commissar's shot hit a citizen: nobody dies (R-CLASSIC-11)
+	EvDayBegan      EventType = "day_began"
+	EvMuted         EventType = "muted"       // target loses this monologue (R-SPORT-16)
+	EvHand          EventType = "hand"        // target raised a hand for a further speech (R-MANIAC-09)
+	EvNominated     EventType = "nominated"   // actor nominated target
+	EvVoted         EventType = "vote_result" // the ballots of one vote, after it closed
+	EvNotVoted      EventType = "not_voted"   // target has not voted: result "wait" (held open once more) or "lost" (counted without; R-MANIAC-10)
+	EvTie           EventType = "tie"         // targets tied; result says what follows
+	EvEliminated    EventType = "eliminated"  // target left by the vote; role when cards are open
+	EvAcquitted     EventType = "acquitted"   // nobody leaves today; result says why
+	EvDefended      EventType = "defended"    // the Advocate's client was sentenced and stays (R-PARTY-06)
+	EvTestament     EventType = "testament"   // actor named target as result "mafia"/"honest" (R-CLASSIC-06)
+	EvRevealed      EventType = "revealed"    // actor showed the Commissar's card (R-PARTY-04)
+	EvWarned        EventType = "warned"      // target got a warning; result is the count, foul the foul named
+	EvRemoved       EventType = "removed"     // target removed by warnings (result "fouls") or by the host; foul the foul named
+	EvRole          EventType = "role"        // target's card is shown to everyone
+	EvPaused        EventType = "paused"      // the host paused; the line goes when the game resumes
+	EvManiacSide    EventType = "maniac_side" // the host set the Maniac's side (R-MANIAC-01)
+	EvGameOver      EventType = "game_over"   // result is the winning team
 )
 
 // Audiences: an event's To field is one of these or a player id.
@@ -45,16 +48,16 @@ const (
 
 // Event is one line of the game's story.
 type Event struct {
-	Day     int      `json:"day,omitempty"`
-	Night   int      `json:"night,omitempty"`
-	Type    string   `json:"type"`
-	Actor   string   `json:"actor,omitempty"`
-	Target  string   `json:"target,omitempty"`
-	Role    Role     `json:"role,omitempty"`
-	Result  string   `json:"result,omitempty"`
-	Ballots []Ballot `json:"ballots,omitempty"`
-	Foul    string   `json:"foul,omitempty"` // the foul a warning or removal was for (R-SPORT-16)
-	To      string   `json:"to,omitempty"`
+	Day     int       `json:"day,omitempty"`
+	Night   int       `json:"night,omitempty"`
+	Type    EventType `json:"type"`
+	Actor   string    `json:"actor,omitempty"`
+	Target  string    `json:"target,omitempty"`
+	Role    Role      `json:"role,omitempty"`
+	Result  string    `json:"result,omitempty"`
+	Ballots []Ballot  `json:"ballots,omitempty"`
+	Foul    string    `json:"foul,omitempty"` // the foul a warning or removal was for (R-SPORT-16)
+	To      string    `json:"to,omitempty"`
 }
 
 // log appends an event for an audience.

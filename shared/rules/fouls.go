@@ -29,7 +29,7 @@ var Fouls = []string{FoulWords, FoulSpeech, FoulAbuse, FoulPeeking, FoulPromptin
 func (o Options) foulCosts(foul string) (warning, removal bool) {
 	switch foul {
 	case FoulWords:
-		return o.ForbiddenWords != "removal", o.ForbiddenWords == "removal"
+		return o.ForbiddenWords != ForbiddenRemoval, o.ForbiddenWords == ForbiddenRemoval
 	case FoulSpeech:
 		return true, false
 	case FoulAbuse:
@@ -40,7 +40,7 @@ func (o Options) foulCosts(foul string) (warning, removal bool) {
 
 // foulsFor lists the fouls a warn or a remove may name: a foul goes with the
 // action that gives what the rules say it costs.
-func (o Options) foulsFor(action string) []string {
+func (o Options) foulsFor(action ActionType) []string {
 	return slices.DeleteFunc(slices.Clone(Fouls), func(f string) bool {
 		warning, removal := o.foulCosts(f)
 		return !(action == ActWarn && warning || action == ActRemove && removal)
@@ -48,7 +48,7 @@ func (o Options) foulsFor(action string) []string {
 }
 
 // foulRefusal explains why a warn or a remove may not name this foul.
-func (o Options) foulRefusal(action, foul string) *Error {
+func (o Options) foulRefusal(action ActionType, foul string) *Error {
 	if !slices.Contains(Fouls, foul) {
 		return refusal(ErrBadField, "foul must be one of words, speech, abuse, peeking, prompting")
 	}

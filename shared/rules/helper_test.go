@@ -87,7 +87,7 @@ func (g *game) host(a Action) {
 	}
 }
 
-func (g *game) do(seat int, typ string, target int) {
+func (g *game) do(seat int, typ ActionType, target int) {
 	g.t.Helper()
 	a := Action{Type: typ}
 	if target > 0 {
@@ -123,7 +123,8 @@ func (g *game) night(acts map[int][]string) {
 			if len(todo[seat]) == 0 {
 				continue
 			}
-			typ, target, _ := strings.Cut(todo[seat][0], ":")
+			kind, target, _ := strings.Cut(todo[seat][0], ":")
+			typ := ActionType(kind)
 			if !slices.ContainsFunc(Legal(g.s, Actor{Player: id(seat)}), func(o Option) bool { return o.Type == typ }) {
 				continue
 			}
@@ -152,7 +153,8 @@ func (g *game) wake(acts map[int]string) {
 	night, wake := g.s.Night, g.s.Phase.Wake
 	for seat := range len(g.s.Players) + 1 {
 		if a, ok := acts[seat]; ok {
-			typ, target, _ := strings.Cut(a, ":")
+			kind, target, _ := strings.Cut(a, ":")
+			typ := ActionType(kind)
 			var n int
 			fmt.Sscan(target, &n)
 			g.do(seat, typ, n)
@@ -222,7 +224,7 @@ func (g *game) voteAll(yes ...int) {
 	}
 }
 
-func (g *game) want(phase string) {
+func (g *game) want(phase PhaseName) {
 	g.t.Helper()
 	if g.s.Phase.Name != phase {
 		g.t.Fatalf("phase %s, want %s (last events %v)", g.s.Phase.Name, phase, g.lastEvents(6))
@@ -259,7 +261,7 @@ func (g *game) wantWinner(w Team) {
 
 // hasEvent reports whether an event of type typ (with target seat, if > 0, and
 // result, if not empty) was logged.
-func (g *game) hasEvent(typ string, target int, result string) bool {
+func (g *game) hasEvent(typ EventType, target int, result string) bool {
 	for _, e := range g.s.Events {
 		if e.Type == typ && (target == 0 || e.Target == id(target)) && (result == "" || e.Result == result) {
 			return true
@@ -268,7 +270,7 @@ func (g *game) hasEvent(typ string, target int, result string) bool {
 	return false
 }
 
-func (g *game) wantEvent(typ string, target int, result string) {
+func (g *game) wantEvent(typ EventType, target int, result string) {
 	g.t.Helper()
 	if !g.hasEvent(typ, target, result) {
 		g.t.Fatalf("no %s event for seat %d result %q; last events %v", typ, target, result, g.lastEvents(10))

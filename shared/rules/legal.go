@@ -5,12 +5,12 @@ import "slices"
 // Option is one action a viewer may take now, with the targets it accepts. The
 // frontend draws its buttons from these and never re-implements a rule.
 type Option struct {
-	Type    string   `json:"type"`
-	Targets []string `json:"targets,omitempty"`
+	Type    ActionType `json:"type"`
+	Targets []string   `json:"targets,omitempty"`
 	// Abstain: a vote may be cast for nobody (R-PARTY-09).
 	Abstain bool `json:"abstain,omitempty"`
 	// Verdicts are the words a testament may use (R-CLASSIC-06).
-	Verdicts []string `json:"verdicts,omitempty"`
+	Verdicts []Verdict `json:"verdicts,omitempty"`
 	// Fouls are the fouls a warn or a remove may name under these rules (R-SPORT-16).
 	Fouls []string `json:"fouls,omitempty"`
 }
@@ -78,7 +78,7 @@ func (s *State) playerOptions(p *Player) []Option {
 	if s.Phase.Name == PhaseLastWord && s.speaker() == p.ID {
 		opts = append(opts, Option{Type: ActEndSpeech})
 		if t := s.testamentTargets(p); len(t) > 0 {
-			opts = append(opts, Option{Type: ActTestament, Targets: t, Verdicts: []string{"mafia", "honest"}})
+			opts = append(opts, Option{Type: ActTestament, Targets: t, Verdicts: []Verdict{VerdictMafia, VerdictHonest}})
 		}
 		return opts
 	}
@@ -103,7 +103,7 @@ func (s *State) playerOptions(p *Player) []Option {
 		// (one out of time raises it during their own speech); a hand raised
 		// after the round does not count, so none is offered in the further
 		// speeches or later.
-		if s.Rules.ExtraSpeech > 0 && s.Phase.Reason == "" && !slices.Contains(s.Hands, p.ID) {
+		if s.Rules.ExtraSpeech > 0 && s.Phase.Reason == ReasonNone && !slices.Contains(s.Hands, p.ID) {
 			opts = append(opts, Option{Type: ActRaiseHand})
 		}
 		if s.speaker() == p.ID {
@@ -116,7 +116,7 @@ func (s *State) playerOptions(p *Player) []Option {
 			opts = append(opts, Option{Type: ActEndSpeech})
 		}
 	case PhaseVote:
-		if s.Phase.Reason != "half" {
+		if s.Phase.Reason != ReasonHalf {
 			opts = append(opts, s.voteOptions(p, Option{Type: ActVote, Targets: s.Phase.Candidates, Abstain: s.abstainAllowed()})...)
 		}
 	case PhaseVoteAll:
@@ -132,12 +132,12 @@ func (s *State) playerOptions(p *Player) []Option {
 // compulsory (R-MANIAC-10) or a missing vote goes to the last nominee (R-SPORT-05).
 func (s *State) abstainAllowed() bool {
 	switch s.Rules.NonVoters {
-	case "abstain":
+	case NonVotersAbstain:
 		return true
-	case "compulsory":
+	case NonVotersCompulsory:
 		return false
 	}
-	return s.Rules.Voting == "anyone"
+	return s.Rules.Voting == VotingAnyone
 }
 
 // ids lists the ids of the players that pass keep, in seat order.
@@ -173,7 +173,7 @@ func (s *State) nominated(id string) bool {
 // nominationTargets are the living players not yet nominated today, while the
 // speaker and the day still have nominations left (R-SPORT-04, R-PARTY-09).
 func (s *State) nominationTargets() []string {
-	if s.Rules.Voting != "nominees" || s.Phase.Nominated >= s.Rules.NominationsPerSpeech {
+	if s.Rules.Voting != VotingNominees || s.Phase.Nominated >= s.Rules.NominationsPerSpeech {
 		return nil
 	}
 	if s.Rules.MaxNominees > 0 && len(s.Nominations) >= s.Rules.MaxNominees {
@@ -190,7 +190,7 @@ func (s *State) testamentTargets(p *Player) []string {
 	}
 	var out []string
 	for _, c := range p.Checks {
-		if c.Kind == "black" && !slices.Contains(out, c.Target) {
+		if c.Kind == CheckBlack && !slices.Contains(out, c.Target) {
 			out = append(out, c.Target)
 		}
 	}
@@ -202,13 +202,13 @@ func (s *State) testamentTargets(p *Player) []string {
 func (s *State) revealOpen(p *Player) bool {
 	return s.Rules.RevealAfter > 0 && p.Role == Sheriff && p.Alive && !p.Shown &&
 		p.Right >= s.Rules.RevealAfter && s.VoteRound == 0 && s.Repeats == 0 &&
-		(s.Phase.Name == PhaseDay || (s.Phase.Name == PhaseDefence && s.Phase.Next == PhaseVote && s.Phase.Reason == "accused"))
+		(s.Phase.Name == PhaseDay || (s.Phase.Name == PhaseDefence && s.Phase.Next == PhaseVote && s.Phase.Reason == ReasonAccused))
 }
 
 // halfVoteOpen: last night's victim casts the deciding half vote once a vote has
 // split evenly between two (R-CLASSIC-10).
 func (s *State) halfVoteOpen(p *Player) bool {
-	return s.Phase.Reason == "half" && s.HalfVoter == p.ID && !s.hasBallot(p.ID)
+	return s.Phase.Reason == ReasonHalf && s.HalfVoter == p.ID && !s.hasBallot(p.ID)
 }
 
 // voteOptions are p's options in an open vote: the vote itself until p has
@@ -254,11 +254,11 @@ func (s *State) nightTasks(p *Player) []Option {
 	case Sheriff:
 		// One act a night: check, shoot, or either (R-MANIAC-05).
 		switch s.Rules.Commissar {
-		case "check", "public":
+		case CommissarCheck, CommissarPublic:
 			return []Option{{Type: ActCheck, Targets: others}}
-		case "shoot":
+		case CommissarShoot:
 			return []Option{{Type: ActShoot, Targets: others}}
-		case "check_or_shoot":
+		case CommissarCheckOrShoot:
 			return []Option{{Type: ActCheck, Targets: others}, {Type: ActShoot, Targets: others}}
 		}
 	case Doctor:
@@ -274,6 +274,6 @@ func (s *State) nightTasks(p *Player) []Option {
 }
 
 // chose reports whether id already made a night choice of this type.
-func (s *State) chose(id, typ string) bool {
+func (s *State) chose(id string, typ ActionType) bool {
 	return slices.ContainsFunc(s.Choices, func(c Choice) bool { return c.Actor == id && c.Type == typ })
 }

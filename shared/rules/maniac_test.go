@@ -201,8 +201,8 @@ func TestManiacWins(t *testing.T) {
 		g.night(map[int][]string{6: {"kill:9"}})
 		g.wantWinner(Loner)
 	})
-	for reading, want := range map[string]Team{"last_two": "", "town": Town} {
-		t.Run("the last black voted out, read "+reading, func(t *testing.T) {
+	for reading, want := range map[LoneManiac]Team{LoneLastTwo: "", LoneTown: Town} {
+		t.Run("the last black voted out, read "+string(reading), func(t *testing.T) {
 			g := maniac10(t, func(o *Options) { o.LoneManiac = reading })
 			for _, seat := range []int{1, 2, 5, 7} {
 				g.s.player(id(seat)).Alive = false

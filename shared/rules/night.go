@@ -23,7 +23,7 @@ func (s *State) nightAct(id string, a Action, now time.Time) {
 	if a.Type != ActSleep {
 		p := s.player(id)
 		s.Choices = append(s.Choices, Choice{Actor: id, Type: a.Type, Target: a.Target})
-		s.log(ToMod, Event{Type: EvAct, Actor: id, Target: a.Target, Result: a.Type})
+		s.log(ToMod, Event{Type: EvAct, Actor: id, Target: a.Target, Result: string(a.Type)})
 		if a.Type == ActKill && p.Role.Team() == MafiaTeam {
 			s.log(ToMafia, Event{Type: EvShot, Actor: id, Target: a.Target})
 		}
@@ -41,14 +41,14 @@ func (s *State) answerCheck(p *Player, target string) {
 	t := s.player(target)
 	c := Check{Night: s.Night, Target: target}
 	if p.Role == Don {
-		c.Kind, c.Yes = "sheriff", t.Role == Sheriff
+		c.Kind, c.Yes = CheckSheriff, t.Role == Sheriff
 	} else {
-		c.Kind, c.Yes = "black", t.Role.Black()
+		c.Kind, c.Yes = CheckBlack, t.Role.Black()
 	}
 	p.Checks = append(p.Checks, c)
-	result := map[string]map[bool]string{"sheriff": {true: "sheriff", false: "not_sheriff"}, "black": {true: "black", false: "red"}}[c.Kind][c.Yes]
+	result := map[CheckKind]map[bool]string{CheckSheriff: {true: "sheriff", false: "not_sheriff"}, CheckBlack: {true: "black", false: "red"}}[c.Kind][c.Yes]
 	s.log(p.ID, Event{Type: EvChecked, Actor: p.ID, Target: target, Result: result})
-	if c.Kind == "black" && c.Yes && !slices.Contains(p.Named, target) {
+	if c.Kind == CheckBlack && c.Yes && !slices.Contains(p.Named, target) {
 		p.Named = append(p.Named, target)
 	}
 }
@@ -92,7 +92,7 @@ func (s *State) roleAlive(r Role) bool {
 
 // choice returns the target of the first choice of type typ by a living player with
 // role r, or "".
-func (s *State) choice(r Role, typ string) (actor, target string) {
+func (s *State) choice(r Role, typ ActionType) (actor, target string) {
 	for _, c := range s.Choices {
 		if p := s.player(c.Actor); p != nil && p.Alive && p.Role == r && c.Type == typ {
 			return c.Actor, c.Target
@@ -142,13 +142,13 @@ func (s *State) mafiaTarget() string {
 		}
 	}
 	mode := s.Rules.MafiaKill
-	if mode == "don" && !s.roleAlive(Don) {
+	if mode == KillDon && !s.roleAlive(Don) {
 		// R-MANIAC-03: with the Don gone every living black player must shoot the
 		// same seat, or it is a miss.
-		mode = "unanimous"
+		mode = KillUnanimous
 	}
 	switch mode {
-	case "unanimous":
+	case KillUnanimous:
 		// R-SPORT-10: all living black players on the same seat, or a miss.
 		target := ""
 		for _, id := range shooters {
@@ -159,7 +159,7 @@ func (s *State) mafiaTarget() string {
 			target = t
 		}
 		return target
-	case "don":
+	case KillDon:
 		return donShot // R-MANIAC-03: the Don's choice is final.
 	default:
 		// R-CLASSIC-04: the choice with the most shots; an even split is a miss.
@@ -224,7 +224,7 @@ func (s *State) victims() []string {
 	}
 	if sheriff, shot := s.choice(Sheriff, ActShoot); shot != "" {
 		t := s.player(shot)
-		if s.Rules.Commissar == "shoot" && !t.Role.Black() {
+		if s.Rules.Commissar == CommissarShoot && !t.Role.Black() {
 			// R-CLASSIC-11: a miss on a citizen is announced, nobody dies.
 			s.announce(Event{Type: EvSheriffMissed})
 		} else {
@@ -240,7 +240,7 @@ func (s *State) victims() []string {
 		// mafia with him.
 		if p := s.player(mafia); p.Role == Sheriff {
 			for _, c := range p.Checks {
-				if c.Night == s.Night && c.Kind == "black" && c.Yes {
+				if c.Night == s.Night && c.Kind == CheckBlack && c.Yes {
 					add(c.Target)
 				}
 			}
@@ -303,7 +303,7 @@ func (s *State) morning(now time.Time) {
 		s.log(ToAll, e)
 	}
 	s.News = nil
-	if s.Rules.Commissar == "public" {
+	if s.Rules.Commissar == CommissarPublic {
 		if sheriff, target := s.choice(Sheriff, ActCheck); target != "" {
 			result := "wrong"
 			if s.player(target).Role.Black() {
@@ -355,11 +355,11 @@ func (s *State) morning(now time.Time) {
 // players but the Sheriff; R-CLASSIC-06 only the Commissar).
 func (s *State) lastWordAtNight(p *Player) bool {
 	switch s.Rules.LastWords {
-	case "all":
+	case LastWordsAll:
 		return true
-	case "town_night":
+	case LastWordsTownNight:
 		return p.Role.Team() == Town && p.Role != Sheriff
-	case "sheriff_night":
+	case LastWordsSheriffNight:
 		return p.Role == Sheriff
 	}
 	return false

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"slices"
 )
 
 // Options are the rules in force for one game: a preset's defaults with any house
@@ -21,7 +22,7 @@ type Options struct {
 	Mafia int `json:"mafia"`
 	// MafiaFormula picks the automatic count: "classic" (R-CLASSIC-01) or "party"
 	// (R-PARTY-01).
-	MafiaFormula string `json:"mafiaFormula"`
+	MafiaFormula MafiaFormula `json:"mafiaFormula"`
 	// The special roles dealt, one card each. The rest of the town are citizens.
 	Don        bool `json:"don"`
 	Sheriff    bool `json:"sheriff"`
@@ -35,7 +36,7 @@ type Options struct {
 	// roles keep it hidden until the game ends (R-SPORT-15).
 	OpenRoles bool `json:"openRoles"`
 	// Win is "parity" (R-SPORT-14) or "elimination" (R-CLASSIC-08).
-	Win string `json:"win"`
+	Win Win `json:"win"`
 	// LastPairMafia makes the mafia win when exactly one black and one other
 	// player are left (R-PARTY-11).
 	LastPairMafia bool `json:"lastPairMafia"`
@@ -47,7 +48,7 @@ type Options struct {
 	// MafiaKill is how the team's night shots become one kill: "unanimous"
 	// (R-SPORT-10), "don" (R-MANIAC-03; with the Don gone, unanimous) or
 	// "majority" (R-CLASSIC-04).
-	MafiaKill string `json:"mafiaKill"`
+	MafiaKill MafiaKill `json:"mafiaKill"`
 	// EyesClosed: after night 1 the black players shoot with their eyes closed
 	// (R-SPORT-10), so each sees only their own shot until morning; night 1 is the
 	// only night they see one another. Off, the team sees its shots as they come,
@@ -67,7 +68,7 @@ type Options struct {
 
 	// Voting is "nominees" (only nominated players can be voted for, R-SPORT-04)
 	// or "anyone" (every living player is a candidate, R-CLASSIC-03, R-MANIAC-10).
-	Voting string `json:"voting"`
+	Voting Voting `json:"voting"`
 	// NominationsPerSpeech is how many players one speaker may nominate during
 	// their monologue (R-SPORT-04: 1).
 	NominationsPerSpeech int `json:"nominationsPerSpeech"`
@@ -85,12 +86,12 @@ type Options struct {
 	// up it is held open once more, as long again, and the table hears who has not
 	// voted; then it is counted without them, so a day always ends). Under
 	// "anyone" voting "last_nominee" is read as "abstain".
-	NonVoters string `json:"nonVoters"`
+	NonVoters NonVoters `json:"nonVoters"`
 	// Ties is what a tie for most votes leads to: "car_crash" (defence, revote,
 	// then the all-leave vote; R-SPORT-07), "revote" (the day's nominations and
 	// vote again from scratch, R-PARTY-10), "justify" (R-MANIAC-10) or "none"
 	// (everyone stays).
-	Ties string `json:"ties"`
+	Ties Ties `json:"ties"`
 	// TieRepeats caps how many times a tied vote is held again (R-PARTY-10).
 	TieRepeats int `json:"tieRepeats"`
 	// FourLeftNoRevote: with four players left a tie ends the day, nobody leaves
@@ -108,12 +109,12 @@ type Options struct {
 	// LastWords says who gets a last word: "all" (R-SPORT-09), "town_night" (town
 	// players killed at night, R-MANIAC-08), "sheriff_night" (only the Commissar
 	// killed at night, R-CLASSIC-06) or "none".
-	LastWords string `json:"lastWords"`
+	LastWords LastWords `json:"lastWords"`
 
 	// Commissar is what the Sheriff does at night: "check" (private, R-SPORT-12),
 	// "public" (the table hears right/wrong, R-PARTY-03), "shoot" (R-CLASSIC-11)
 	// or "check_or_shoot" (R-MANIAC-05).
-	Commissar string `json:"commissar"`
+	Commissar Commissar `json:"commissar"`
 	// Testament lets a night-killed Commissar name one checked player as mafia or
 	// honest (R-CLASSIC-06); TestamentKills kills a named mafia at once (R-CLASSIC-07).
 	Testament      bool `json:"testament"`
@@ -139,14 +140,14 @@ type Options struct {
 
 	// ManiacSide is "alone" or "mafia" (R-MANIAC-01, R-MANIAC-11). A moderator may
 	// change it before the game starts.
-	ManiacSide string `json:"maniacSide"`
+	ManiacSide ManiacSide `json:"maniacSide"`
 	// LoneManiac is the reading taken of a Maniac who plays alone, on which text
 	// 004 is silent (R-MANIAC-11): "last_two", a side of his own that the town
 	// must also remove, that counts with the peaceful players against the mafia's
 	// parity, and that wins when he is one of the last two; or "town", the text's
 	// two sides only («de ce parte va juca»: the host picks a side, and the other
 	// side is the town's): the town wins, with him, once no black player is left.
-	LoneManiac string `json:"loneManiac"`
+	LoneManiac LoneManiac `json:"loneManiac"`
 
 	// Fouls: WarningsToMute warnings cost the next monologue and WarningsToRemove
 	// remove the player (R-SPORT-16). 0 turns the step off.
@@ -154,7 +155,7 @@ type Options struct {
 	WarningsToRemove int `json:"warningsToRemove"`
 	// ForbiddenWords is what saying "honestly" or "I swear" costs (R-SPORT-16):
 	// "warning" (text 002 rule 3) or "removal" (text 003). See Fouls.
-	ForbiddenWords string `json:"forbiddenWords"`
+	ForbiddenWords ForbiddenWords `json:"forbiddenWords"`
 
 	// ExtraSpeech gives players who raised a hand during the round a further speech
 	// of this many seconds after it (R-MANIAC-09); 0 turns hands off.
@@ -212,13 +213,13 @@ var Presets = []string{PresetClassic, PresetSport, PresetParty, PresetManiac, Pr
 // sport rules; the host changes what they like.
 func Preset(name string) (Options, error) {
 	base := Options{
-		MinPlayers: 10, MaxPlayers: 10, MafiaFormula: "classic",
+		MinPlayers: 10, MaxPlayers: 10, MafiaFormula: FormulaClassic,
 		Don: true, Sheriff: true,
-		DrawSeats: true, Win: "parity", MafiaKill: "unanimous", EyesClosed: true, FirstNightMeeting: true,
-		Voting: "nominees", NominationsPerSpeech: 1, Day1SingleNomineeStays: true,
-		NonVoters: "last_nominee", Ties: "car_crash", TieRepeats: 1, FourLeftNoRevote: true,
-		LastWords: "all", Commissar: "check", DonChecks: true, ManiacSide: "alone", LoneManiac: "last_two",
-		WarningsToMute: 3, WarningsToRemove: 4, ForbiddenWords: "warning",
+		DrawSeats: true, Win: WinParity, MafiaKill: KillUnanimous, EyesClosed: true, FirstNightMeeting: true,
+		Voting: VotingNominees, NominationsPerSpeech: 1, Day1SingleNomineeStays: true,
+		NonVoters: NonVotersLastNominee, Ties: TiesCarCrash, TieRepeats: 1, FourLeftNoRevote: true,
+		LastWords: LastWordsAll, Commissar: CommissarCheck, DonChecks: true, ManiacSide: ManiacAlone, LoneManiac: LoneLastTwo,
+		WarningsToMute: 3, WarningsToRemove: 4, ForbiddenWords: ForbiddenWarning,
 		Speech: 60, Defence: 30, LastWord: 60, Intro: 30, Night: 60, Vote: 30,
 		HandOver: 8,
 	}
@@ -230,39 +231,39 @@ func Preset(name string) (Options, error) {
 		// checks, everyone votes against anyone, no fouls.
 		base.MinPlayers, base.MaxPlayers = 5, 20
 		base.Don, base.DonChecks, base.DrawSeats = false, false, false
-		base.OpenRoles, base.Win, base.MafiaKill = true, "elimination", "majority"
+		base.OpenRoles, base.Win, base.MafiaKill = true, WinElimination, KillMajority
 		base.EyesClosed = false // the mafia wake and point together (R-CLASSIC-04)
-		base.Voting, base.NonVoters, base.Ties = "anyone", "abstain", "revote"
+		base.Voting, base.NonVoters, base.Ties = VotingAnyone, NonVotersAbstain, TiesRevote
 		base.Day1SingleNomineeStays, base.FourLeftNoRevote = false, false
-		base.LastWords, base.Testament = "sheriff_night", true
+		base.LastWords, base.Testament = LastWordsSheriffNight, true
 		base.WarningsToMute, base.WarningsToRemove = 0, 0
 		base.VoteChange = true
 	case PresetParty:
 		// R-PARTY-01..12: 9+ players, a third mafia, Commissar with a public answer,
 		// Advocate and Cinderella, three accusations a day, open vote.
-		base.MinPlayers, base.MaxPlayers, base.MafiaFormula = 9, 30, "party"
+		base.MinPlayers, base.MaxPlayers, base.MafiaFormula = 9, 30, FormulaParty
 		base.Don, base.DonChecks, base.DrawSeats = false, false, false
 		base.Advocate, base.Cinderella = true, true
-		base.OpenRoles, base.Win, base.LastPairMafia = true, "elimination", true
-		base.MafiaKill, base.Commissar, base.RevealAfter, base.DoubleDeath = "majority", "public", 1, true
+		base.OpenRoles, base.Win, base.LastPairMafia = true, WinElimination, true
+		base.MafiaKill, base.Commissar, base.RevealAfter, base.DoubleDeath = KillMajority, CommissarPublic, 1, true
 		base.EyesClosed = false // the mafia wake to sentence together (R-PARTY-07)
 		base.MaxNominees, base.NomineeDefence = 3, true
 		base.Day1SingleNomineeStays, base.FourLeftNoRevote = false, false
-		base.NonVoters, base.Ties, base.TieRepeats = "abstain", "revote", 2
+		base.NonVoters, base.Ties, base.TieRepeats = NonVotersAbstain, TiesRevote, 2
 		// R-PARTY-09: the sentenced player lays the card face up and the day
 		// ends; text 001 gives nobody a last word, by day or by night.
-		base.LastWords = "none"
+		base.LastWords = LastWordsNone
 		base.WarningsToMute, base.WarningsToRemove = 0, 0
 		base.VoteChange = true
 	case PresetManiac:
 		// R-MANIAC-01..11: 10 players, Don, Sheriff, Doctor, Maniac, open table,
 		// introduction round, justification.
 		base.Doctor, base.Maniac, base.DrawSeats = true, true, false
-		base.OpenRoles, base.MafiaKill, base.MafiaTime = true, "don", 30
+		base.OpenRoles, base.MafiaKill, base.MafiaTime = true, KillDon, 30
 		base.EyesClosed = false // the team wakes and points together (R-MANIAC-03)
-		base.IntroRound, base.Voting, base.NonVoters, base.Ties = true, "anyone", "compulsory", "justify"
+		base.IntroRound, base.Voting, base.NonVoters, base.Ties = true, VotingAnyone, NonVotersCompulsory, TiesJustify
 		base.Day1SingleNomineeStays, base.FourLeftNoRevote = false, false
-		base.LastWords, base.Commissar = "town_night", "check_or_shoot"
+		base.LastWords, base.Commissar = LastWordsTownNight, CommissarCheckOrShoot
 		base.DoctorVictims, base.DoctorOncePerPlayer = true, true
 		base.Defence, base.LastWord, base.ExtraSpeech = 60, 30, 30
 		base.WarningsToMute, base.WarningsToRemove = 0, 0
@@ -278,7 +279,7 @@ func (o Options) MafiaCount(n int) int {
 	if o.Mafia > 0 {
 		return o.Mafia
 	}
-	if o.MafiaFormula == "party" {
+	if o.MafiaFormula == FormulaParty {
 		// R-PARTY-01: 3 of 9-10, 4 of 11-13, 5 of 14-16, and so on.
 		if n <= 10 {
 			return min(3, max(1, n/3))
@@ -298,64 +299,20 @@ func (o Options) MafiaCount(n int) int {
 	}
 }
 
-func oneOf(field, v string, allowed ...string) error {
-	for _, a := range allowed {
-		if v == a {
-			return nil
-		}
-	}
-	return fmt.Errorf("%w: %s must be one of %v, not %q", ErrInvalidOptions, field, allowed, v)
-}
-
-// Validate refuses options no game can be played by: every switch, and every table
+// Validate refuses options no game can be played by: every option within its
+// spec (OptionSpecs), the options that depend on one another, and every table
 // size between MinPlayers and MaxPlayers.
 func (o Options) Validate() error {
-	checks := []error{
-		oneOf("preset", o.Preset, Presets...),
-		oneOf("mafiaFormula", o.MafiaFormula, "classic", "party"),
-		oneOf("win", o.Win, "parity", "elimination"),
-		oneOf("mafiaKill", o.MafiaKill, "unanimous", "don", "majority"),
-		oneOf("voting", o.Voting, "nominees", "anyone"),
-		oneOf("nonVoters", o.NonVoters, "last_nominee", "abstain", "compulsory"),
-		oneOf("ties", o.Ties, "car_crash", "revote", "justify", "none"),
-		oneOf("lastWords", o.LastWords, "all", "town_night", "sheriff_night", "none"),
-		oneOf("commissar", o.Commissar, "check", "public", "shoot", "check_or_shoot"),
-		oneOf("maniacSide", o.ManiacSide, "alone", "mafia"),
-		oneOf("loneManiac", o.LoneManiac, "last_two", "town"),
-		oneOf("forbiddenWords", o.ForbiddenWords, "warning", "removal"),
+	if !slices.Contains(Presets, o.Preset) {
+		return fmt.Errorf("%w: preset must be one of %v, not %q", ErrInvalidOptions, Presets, o.Preset)
 	}
-	for _, err := range checks {
-		if err != nil {
+	for _, spec := range OptionSpecs {
+		if err := spec.check(o); err != nil {
 			return err
 		}
 	}
-	ranges := []struct {
-		name      string
-		v, lo, hi int
-	}{
-		{"minPlayers", o.MinPlayers, 3, 30},
-		{"maxPlayers", o.MaxPlayers, o.MinPlayers, 30},
-		{"mafia", o.Mafia, 0, 10},
-		{"nominationsPerSpeech", o.NominationsPerSpeech, 1, 3},
-		{"maxNominees", o.MaxNominees, 0, 30},
-		{"tieRepeats", o.TieRepeats, 0, 5},
-		{"revealAfter", o.RevealAfter, 0, 5},
-		{"warningsToMute", o.WarningsToMute, 0, 10},
-		{"warningsToRemove", o.WarningsToRemove, 0, 10},
-		{"speech", o.Speech, 5, 600},
-		{"defence", o.Defence, 5, 600},
-		{"lastWord", o.LastWord, 5, 600},
-		{"intro", o.Intro, 5, 600},
-		{"night", o.Night, 10, 1800},
-		{"vote", o.Vote, 5, 600},
-		{"extraSpeech", o.ExtraSpeech, 0, 600},
-		{"mafiaTime", o.MafiaTime, 0, 600},
-		{"handOver", o.HandOver, 0, 10},
-	}
-	for _, r := range ranges {
-		if r.v < r.lo || r.v > r.hi {
-			return fmt.Errorf("%w: %s must be between %d and %d, not %d", ErrInvalidOptions, r.name, r.lo, r.hi, r.v)
-		}
+	if o.MaxPlayers < o.MinPlayers {
+		return fmt.Errorf("%w: maxPlayers must be at least minPlayers (%d), not %d", ErrInvalidOptions, o.MinPlayers, o.MaxPlayers)
 	}
 	if o.WarningsToMute > 0 && o.WarningsToRemove > 0 && o.WarningsToMute >= o.WarningsToRemove {
 		return fmt.Errorf("%w: warningsToMute must be below warningsToRemove", ErrInvalidOptions)
@@ -369,7 +326,7 @@ func (o Options) Validate() error {
 	if (o.DoctorVictims || o.DoctorOncePerPlayer || o.DoctorNamesPatient) && !o.Doctor {
 		return fmt.Errorf("%w: the Doctor's options need a Doctor", ErrInvalidOptions)
 	}
-	if o.Voting == "anyone" && o.NomineeDefence {
+	if o.Voting == VotingAnyone && o.NomineeDefence {
 		return fmt.Errorf("%w: nominee defence needs voting on nominees", ErrInvalidOptions)
 	}
 	// Every table size the options allow must be dealable, so a lobby never fills
@@ -409,7 +366,7 @@ func (o Options) ValidateTable(n int) error {
 	if others < town || others < 1 {
 		return fmt.Errorf("%w: %d players leave no room for %d mafia and the special roles", ErrInvalidTable, n, black)
 	}
-	if o.Maniac && o.ManiacSide == "mafia" {
+	if o.Maniac && o.ManiacSide == ManiacMafia {
 		black++ // R-MANIAC-11: he counts with the mafia
 	}
 	if black*2 >= n {

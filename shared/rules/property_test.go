@@ -30,19 +30,19 @@ func drawOptions(t *rapid.T) Options {
 		c.MinPlayers = rapid.IntRange(5, 12).Draw(t, "min")
 		c.MaxPlayers = c.MinPlayers + rapid.IntRange(0, 4).Draw(t, "spread")
 		c.Mafia = rapid.IntRange(0, 3).Draw(t, "mafia")
-		c.MafiaFormula = rapid.SampledFrom([]string{"classic", "party"}).Draw(t, "formula")
+		c.MafiaFormula = rapid.SampledFrom([]MafiaFormula{"classic", "party"}).Draw(t, "formula")
 		for _, f := range []*bool{&c.Don, &c.Sheriff, &c.Doctor, &c.Lover, &c.Advocate, &c.Cinderella, &c.Maniac,
 			&c.OpenRoles, &c.LastPairMafia, &c.FirstNightMeeting, &c.IntroRound, &c.Day1SingleNomineeStays,
 			&c.FourLeftNoRevote, &c.HalfVote, &c.DoctorOncePerPlayer, &c.DoctorNamesPatient, &c.DrawSeats, &c.EyesClosed} {
 			*f = rapid.Bool().Draw(t, "flag")
 		}
-		c.Win = rapid.SampledFrom([]string{"parity", "elimination"}).Draw(t, "win")
-		c.MafiaKill = rapid.SampledFrom([]string{"unanimous", "don", "majority"}).Draw(t, "kill")
-		c.Voting = rapid.SampledFrom([]string{"nominees", "anyone"}).Draw(t, "voting")
-		c.NonVoters = rapid.SampledFrom([]string{"last_nominee", "abstain", "compulsory"}).Draw(t, "nonvoters")
-		c.Ties = rapid.SampledFrom([]string{"car_crash", "revote", "justify", "none"}).Draw(t, "ties")
-		c.LastWords = rapid.SampledFrom([]string{"all", "town_night", "sheriff_night", "none"}).Draw(t, "words")
-		c.Commissar = rapid.SampledFrom([]string{"check", "public", "shoot", "check_or_shoot"}).Draw(t, "commissar")
+		c.Win = rapid.SampledFrom([]Win{"parity", "elimination"}).Draw(t, "win")
+		c.MafiaKill = rapid.SampledFrom([]MafiaKill{"unanimous", "don", "majority"}).Draw(t, "kill")
+		c.Voting = rapid.SampledFrom([]Voting{"nominees", "anyone"}).Draw(t, "voting")
+		c.NonVoters = rapid.SampledFrom([]NonVoters{"last_nominee", "abstain", "compulsory"}).Draw(t, "nonvoters")
+		c.Ties = rapid.SampledFrom([]Ties{"car_crash", "revote", "justify", "none"}).Draw(t, "ties")
+		c.LastWords = rapid.SampledFrom([]LastWords{"all", "town_night", "sheriff_night", "none"}).Draw(t, "words")
+		c.Commissar = rapid.SampledFrom([]Commissar{"check", "public", "shoot", "check_or_shoot"}).Draw(t, "commissar")
 		c.MaxNominees = rapid.IntRange(0, 3).Draw(t, "maxNominees")
 		c.ExtraSpeech = rapid.SampledFrom([]int{0, 30}).Draw(t, "extra")
 		c.DonChecks = c.Don && rapid.Bool().Draw(t, "donChecks")
@@ -57,9 +57,9 @@ func drawOptions(t *rapid.T) Options {
 		c.DoctorOncePerPlayer = c.DoctorOncePerPlayer && c.Doctor
 		c.DoctorNamesPatient = c.DoctorNamesPatient && c.Doctor
 		c.NomineeDefence = c.Voting == "nominees" && rapid.Bool().Draw(t, "defence")
-		c.ManiacSide = rapid.SampledFrom([]string{"alone", "mafia"}).Draw(t, "side")
-		c.ForbiddenWords = rapid.SampledFrom([]string{"warning", "removal"}).Draw(t, "words")
-		c.LoneManiac = rapid.SampledFrom([]string{"last_two", "town"}).Draw(t, "lone")
+		c.ManiacSide = rapid.SampledFrom([]ManiacSide{"alone", "mafia"}).Draw(t, "side")
+		c.ForbiddenWords = rapid.SampledFrom([]ForbiddenWords{"warning", "removal"}).Draw(t, "words")
+		c.LoneManiac = rapid.SampledFrom([]LoneManiac{"last_two", "town"}).Draw(t, "lone")
 		c.MafiaTime = rapid.SampledFrom([]int{0, 30}).Draw(t, "mafiaTime")
 		if c.Validate() == nil {
 			return c
@@ -220,7 +220,7 @@ func legalAction(t *rapid.T, s State) (Actor, Action, bool) {
 	case ActTestament:
 		a.Verdict = rapid.SampledFrom(o.Verdicts).Draw(t, "verdict")
 	case ActManiacSide:
-		a.Side = rapid.SampledFrom([]string{"alone", "mafia"}).Draw(t, "side")
+		a.Side = rapid.SampledFrom([]ManiacSide{"alone", "mafia"}).Draw(t, "side")
 	case ActSeat:
 		a.Seat = 1
 	case ActWarn, ActRemove:
@@ -243,9 +243,9 @@ func randomAction(t *rapid.T, s State) (Actor, Action) {
 	a := Action{
 		Type:    rapid.SampledFrom(types).Draw(t, "type"),
 		Target:  fmt.Sprintf("p%d", rapid.IntRange(0, len(s.Players)+1).Draw(t, "target")),
-		Verdict: rapid.SampledFrom([]string{"", "mafia", "honest", "x"}).Draw(t, "verdict"),
+		Verdict: rapid.SampledFrom([]Verdict{"", "mafia", "honest", "x"}).Draw(t, "verdict"),
 		Seat:    rapid.IntRange(-1, len(s.Players)+1).Draw(t, "seat"),
-		Side:    rapid.SampledFrom([]string{"", "alone", "mafia"}).Draw(t, "side"),
+		Side:    rapid.SampledFrom([]ManiacSide{"", "alone", "mafia"}).Draw(t, "side"),
 		Foul:    rapid.SampledFrom(append([]string{"", "x"}, Fouls...)).Draw(t, "foul"),
 	}
 	if rapid.Bool().Draw(t, "hasYes") {
@@ -257,8 +257,8 @@ func randomAction(t *rapid.T, s State) (Actor, Action) {
 	return actor, a
 }
 
-func mapKeys(m map[string]bool) func(func(string) bool) {
-	return func(yield func(string) bool) {
+func mapKeys(m map[ActionType]bool) func(func(ActionType) bool) {
+	return func(yield func(ActionType) bool) {
 		for k := range m {
 			if !yield(k) {
 				return

@@ -329,7 +329,7 @@ func TestFoulsByText(t *testing.T) {
 		t.Fatalf("R-SPORT-16: the sport rules make the forbidden words a %s", g.s.Rules.ForbiddenWords)
 	}
 	g.quietNight()
-	fouls := map[string][]string{}
+	fouls := map[ActionType][]string{}
 	for _, o := range Legal(g.s, Actor{Host: true}) {
 		fouls[o.Type] = o.Fouls
 	}

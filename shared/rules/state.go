@@ -13,17 +13,20 @@ const (
 	ModeratorHost = "host"
 )
 
+// PhaseName names a step of the game.
+type PhaseName string
+
 // Phase names, in the order a game passes through them.
 const (
-	PhaseLobby    = "lobby"     // players join; the host seats them and starts
-	PhaseIntro    = "intro"     // day 0 introductions (R-MANIAC-02)
-	PhaseNight    = "night"     // every living player taps once in each wake (Phase.Wake)
-	PhaseLastWord = "last_word" // last words of those who left
-	PhaseDay      = "day"       // monologues and nominations
-	PhaseDefence  = "defence"   // defence or justification speeches
-	PhaseVote     = "vote"      // a vote over the candidates
-	PhaseVoteAll  = "vote_all"  // "shall they leave?": yes or no
-	PhaseGameOver = "game_over"
+	PhaseLobby    PhaseName = "lobby"     // players join; the host seats them and starts
+	PhaseIntro    PhaseName = "intro"     // day 0 introductions (R-MANIAC-02)
+	PhaseNight    PhaseName = "night"     // every living player taps once in each wake (Phase.Wake)
+	PhaseLastWord PhaseName = "last_word" // last words of those who left
+	PhaseDay      PhaseName = "day"       // monologues and nominations
+	PhaseDefence  PhaseName = "defence"   // defence or justification speeches
+	PhaseVote     PhaseName = "vote"      // a vote over the candidates
+	PhaseVoteAll  PhaseName = "vote_all"  // "shall they leave?": yes or no
+	PhaseGameOver PhaseName = "game_over"
 )
 
 // State is one whole game. It is plain data: the store keeps it, Apply and Advance
@@ -98,27 +101,64 @@ type Player struct {
 // Check is one night question and its answer, known only to the asker (and the
 // moderator), except where a rule announces it.
 type Check struct {
-	Night  int    `json:"night"`
-	Target string `json:"target"`
-	Kind   string `json:"kind"` // "black" (Sheriff) or "sheriff" (Don)
-	Yes    bool   `json:"yes"`  // black / is the Sheriff
+	Night  int       `json:"night"`
+	Target string    `json:"target"`
+	Kind   CheckKind `json:"kind"`
+	Yes    bool      `json:"yes"` // black / is the Sheriff
 }
+
+// Reason says why a step is held, when its name does not say it all.
+type Reason string
+
+// Step reasons.
+const (
+	ReasonNone     Reason = ""          // the step as its name says: the day's round of monologues, a vote on the nominees
+	ReasonExtra    Reason = "extra"     // the further speeches of raised hands (R-MANIAC-09)
+	ReasonAccused  Reason = "accused"   // the nominees' defences before the vote (R-PARTY-09)
+	ReasonCarCrash Reason = "car_crash" // the tied players' defences, their revote, "shall all leave?" (R-SPORT-07)
+	ReasonJustify  Reason = "justify"   // justifications of the tied or the sentenced (R-MANIAC-10)
+	ReasonHalf     Reason = "half"      // the vote held open for the half vote (R-CLASSIC-10)
+)
+
+// Acquittal is why nobody leaves by the day's vote (EvAcquitted's result).
+type Acquittal string
+
+// Acquittals.
+const (
+	AcquitRemoved       Acquittal = "removed"        // the speaker or a candidate was removed by fouls or by the host
+	AcquitNoNominees    Acquittal = "no_nominees"    // nobody was nominated
+	AcquitSingleNominee Acquittal = "single_nominee" // on day 1 a single nominee stays (R-SPORT-06)
+	AcquitNoVotes       Acquittal = "no_votes"       // nobody voted
+	AcquitFourLeft      Acquittal = "four_left"      // four left and a tie (R-SPORT-08)
+	AcquitTie           Acquittal = "tie"            // the tie stands
+	AcquitJustified     Acquittal = "justified"      // the justification convinced the table (R-MANIAC-10)
+	AcquitAllStay       Acquittal = "all_stay"       // "shall they all leave?" was answered no (R-SPORT-07)
+)
+
+// CheckKind is what a night check asks.
+type CheckKind string
+
+// Check kinds.
+const (
+	CheckBlack   CheckKind = "black"   // the Sheriff's: is the player black? (R-SPORT-12)
+	CheckSheriff CheckKind = "sheriff" // the Don's: is the player the Sheriff? (R-SPORT-11)
+)
 
 // Phase is where the game is now and until when.
 type Phase struct {
-	Name string `json:"name"`
+	Name PhaseName `json:"name"`
 	// EndsAt is the deadline of the current step; zero when there is none.
 	EndsAt time.Time `json:"endsAt,omitzero"`
 	// Queue lists the speakers of a speech phase; the first is speaking now.
 	Queue []string `json:"queue,omitempty"`
 	// Candidates are who can be voted for in a vote, or who the yes/no vote is about.
 	Candidates []string `json:"candidates,omitempty"`
-	// Reason says why a vote_all or defence phase is held: "car_crash" or "justify".
-	Reason string `json:"reason,omitempty"`
+	// Reason says why a step is held, when its name does not say it all.
+	Reason Reason `json:"reason,omitempty"`
 	// Paused holds the time that was left when the host paused; zero when running.
 	Paused time.Duration `json:"paused,omitempty"`
 	// Next is the phase a last_word or defence phase leads to.
-	Next string `json:"next,omitempty"`
+	Next PhaseName `json:"next,omitempty"`
 	// Nominated counts nominations made by the current speaker.
 	Nominated int `json:"nominated,omitempty"`
 	// Closing: the step is complete and EndsAt opens the next (Options.HandOver).
@@ -149,9 +189,9 @@ type Ballot struct {
 
 // Choice is one night act, kept until the night is resolved.
 type Choice struct {
-	Actor  string `json:"actor"`
-	Type   string `json:"type"`
-	Target string `json:"target,omitempty"`
+	Actor  string     `json:"actor"`
+	Type   ActionType `json:"type"`
+	Target string     `json:"target,omitempty"`
 }
 
 // Actor is who sends an action: the host (with the host token) or one player.

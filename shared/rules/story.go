@@ -47,7 +47,7 @@ const CondenseLevels = 7
 
 // told are the events kept at Condense level 3 and above: who was dealt in, the
 // chapters, who left the game and how, the cards shown and the end.
-var told = map[string]bool{
+var told = map[EventType]bool{
 	EvStarted: true, EvNightFell: true, EvDayBegan: true, EvKilled: true, EvEliminated: true,
 	EvRemoved: true, EvRole: true, EvRevealed: true, EvTestament: true, EvManiacSide: true, EvGameOver: true,
 }

@@ -36,8 +36,8 @@ func size(t *testing.T, s State) int {
 	return len(b)
 }
 
-func eventTypes(s State) []string {
-	var out []string
+func eventTypes(s State) []EventType {
+	var out []EventType
 	for _, e := range s.Events {
 		out = append(out, e.Type)
 	}
@@ -91,7 +91,7 @@ func TestLockAndBan(t *testing.T) {
 	s, troll := mustJoin(t, s, "Troll", "troll-phone")
 	s, _ = mustJoin(t, s, "Аня", "anya-phone")
 	opts := Legal(s, host)
-	for _, typ := range []string{ActLock, ActBan, ActKick} {
+	for _, typ := range []ActionType{ActLock, ActBan, ActKick} {
 		if !slices.ContainsFunc(opts, func(o Option) bool { return o.Type == typ }) {
 			t.Errorf("the host's lobby options %v lack %s", opts, typ)
 		}
@@ -209,7 +209,7 @@ func TestRepeatsLeaveNoTrace(t *testing.T) {
 	o, _ := Preset(PresetManiac)
 	s, _ := New("SIDE01", o, ModeratorHost, "en", t0)
 	for i := range 500 {
-		s = lobbyApply(t, s, Actor{Host: true}, Action{Type: ActManiacSide, Side: []string{"alone", "mafia"}[i%2]})
+		s = lobbyApply(t, s, Actor{Host: true}, Action{Type: ActManiacSide, Side: []ManiacSide{ManiacAlone, ManiacMafia}[i%2]})
 	}
 	if types := eventTypes(s); len(types) != 1 || s.Events[0].Result != "mafia" {
 		t.Errorf("after 500 choices of side: %v", s.Events)

@@ -37,14 +37,14 @@ type View struct {
 
 // PhaseView is the public state of the current phase.
 type PhaseView struct {
-	Name       string     `json:"name"`
+	Name       PhaseName  `json:"name"`
 	Day        int        `json:"day"`
 	Night      int        `json:"night"`
 	EndsAt     *time.Time `json:"endsAt"`
 	Speaker    *string    `json:"speaker"`
 	Queue      []string   `json:"queue,omitempty"`
 	Candidates []string   `json:"candidates,omitempty"`
-	Reason     string     `json:"reason,omitempty"`
+	Reason     Reason     `json:"reason,omitempty"`
 	Paused     bool       `json:"paused"`
 	// Locked: the host has closed the lobby to new players.
 	Locked bool `json:"locked,omitempty"`
@@ -77,16 +77,16 @@ type PhaseView struct {
 type Step struct {
 	// Name is a phase name, or "morning" (the night's outcome comes) or "count"
 	// (the votes are counted).
-	Name    string `json:"name"`
-	Speaker string `json:"speaker,omitempty"`
-	Reason  string `json:"reason,omitempty"`
-	Wake    int    `json:"wake,omitempty"`
+	Name    PhaseName `json:"name"`
+	Speaker string    `json:"speaker,omitempty"`
+	Reason  Reason    `json:"reason,omitempty"`
+	Wake    int       `json:"wake,omitempty"`
 }
 
 // Pseudo-steps of Step.Name.
 const (
-	StepMorning = "morning"
-	StepCount   = "count"
+	StepMorning PhaseName = "morning"
+	StepCount   PhaseName = "count"
 )
 
 // PlayerView is one seat as the viewer may see it.
@@ -208,7 +208,7 @@ func (s *State) phaseView() PhaseView {
 	case PhaseNight:
 		pv.Pending = s.aliveCount() - len(s.Done)
 	case PhaseVote, PhaseVoteAll:
-		if s.Phase.Reason == "half" {
+		if s.Phase.Reason == ReasonHalf {
 			if !s.hasBallot(s.HalfVoter) {
 				pv.Pending = 1
 			}

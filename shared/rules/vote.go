@@ -13,7 +13,7 @@ func (s *State) openVote(candidates []string, now time.Time) {
 
 // openVoteAll opens a yes/no vote about candidates: "shall all of them leave?"
 // (R-SPORT-07) or "shall he leave?" after a justification (R-MANIAC-10).
-func (s *State) openVoteAll(candidates []string, reason string, now time.Time) {
+func (s *State) openVoteAll(candidates []string, reason Reason, now time.Time) {
 	s.Ballots = nil
 	s.Phase = Phase{Name: PhaseVoteAll, Candidates: candidates, Reason: reason, EndsAt: now.Add(seconds(s.Rules.Vote))}
 }
@@ -26,7 +26,7 @@ func (s *State) unvote(id string) {
 // voteCast closes the vote once every living player has voted, or the half vote
 // once it is cast.
 func (s *State) voteCast(now time.Time) {
-	if s.Phase.Reason == "half" {
+	if s.Phase.Reason == ReasonHalf {
 		if s.hasBallot(s.HalfVoter) {
 			s.complete(now)
 		}
@@ -53,18 +53,18 @@ func (s *State) closeVote(now time.Time) {
 				yes++
 			}
 		}
-		s.log(ToAll, Event{Type: EvVoted, Ballots: ballots, Result: s.Phase.Reason})
+		s.log(ToAll, Event{Type: EvVoted, Ballots: ballots, Result: string(s.Phase.Reason)})
 		s.Ballots = nil
 		s.settleVoteAll(yes, now)
 		return
 	}
-	if s.Phase.Reason == "half" {
+	if s.Phase.Reason == ReasonHalf {
 		s.closeHalfVote(now)
 		return
 	}
 	// R-SPORT-05: a missing vote counts for the last nominee (text 003: the last
 	// nominee gets all remaining votes); otherwise it is an abstention.
-	if s.Rules.NonVoters == "last_nominee" && s.Rules.Voting == "nominees" {
+	if s.Rules.NonVoters == NonVotersLastNominee && s.Rules.Voting == VotingNominees {
 		last := s.Phase.Candidates[len(s.Phase.Candidates)-1]
 		for _, p := range s.living() {
 			if !s.hasBallot(p.ID) {
@@ -92,7 +92,7 @@ func (s *State) closeVote(now time.Time) {
 	}
 	switch {
 	case len(leaders) == 0:
-		s.acquit("no_votes", now)
+		s.acquit(AcquitNoVotes, now)
 	case len(leaders) == 1:
 		s.leader(leaders[0], count[leaders[0]], now)
 	case len(leaders) == 2 && s.halfVoteDue():
@@ -118,7 +118,7 @@ func (s *State) openHalfVote(leaders []string, now time.Time) {
 		s.log(ToAll, Event{Type: EvTie, Target: id, Result: "half_vote"})
 	}
 	s.openVote(leaders, now)
-	s.Phase.Reason = "half"
+	s.Phase.Reason = ReasonHalf
 }
 
 // closeHalfVote carries out the half vote: the player it falls on leaves. Without
@@ -141,7 +141,7 @@ func (s *State) closeHalfVote(now time.Time) {
 // time it is counted as it stands, and the missing are named again: a phone that
 // never votes cannot hold the day. It reports whether the vote was held open.
 func (s *State) waitForVotes(now time.Time) bool {
-	if s.Rules.NonVoters != "compulsory" || s.Phase.Reason == "half" {
+	if s.Rules.NonVoters != NonVotersCompulsory || s.Phase.Reason == ReasonHalf {
 		return false
 	}
 	missing := s.ids(func(p *Player) bool { return p.Alive && !s.hasBallot(p.ID) })
@@ -163,13 +163,13 @@ func (s *State) waitForVotes(now time.Time) bool {
 // leader handles a single player with most votes.
 func (s *State) leader(id string, votes int, now time.Time) {
 	p := s.player(id)
-	if s.Rules.Ties == "justify" && s.VoteRound == 0 && !p.Justified {
+	if s.Rules.Ties == TiesJustify && s.VoteRound == 0 && !p.Justified {
 		// R-MANIAC-10: one minute to justify, then a revote; with fewer votes he
 		// stays. Reading taken: the revote is a yes/no vote on him alone.
 		p.Justified = true
 		s.FirstCount = votes
 		s.VoteRound = 1
-		s.Phase = Phase{Name: PhaseDefence, Queue: []string{id}, Candidates: []string{id}, Reason: "justify", Next: PhaseVoteAll}
+		s.Phase = Phase{Name: PhaseDefence, Queue: []string{id}, Candidates: []string{id}, Reason: ReasonJustify, Next: PhaseVoteAll}
 		s.beginSpeech(now)
 		return
 	}
@@ -180,40 +180,40 @@ func (s *State) leader(id string, votes int, now time.Time) {
 func (s *State) tie(leaders []string, now time.Time) {
 	if s.Rules.FourLeftNoRevote && s.aliveCount() == 4 {
 		s.log(ToAll, Event{Type: EvTie, Result: "four_left"})
-		s.acquit("four_left", now) // R-SPORT-08
+		s.acquit(AcquitFourLeft, now) // R-SPORT-08
 		return
 	}
-	if s.Phase.Reason != "half" { // the half vote's step has named them already
+	if s.Phase.Reason != ReasonHalf { // the half vote's step has named them already
 		for _, id := range leaders {
 			s.log(ToAll, Event{Type: EvTie, Target: id})
 		}
 	}
 	switch s.Rules.Ties {
-	case "car_crash":
+	case TiesCarCrash:
 		// R-SPORT-07: defence speeches and a revote among the tied; a tie again
 		// puts "shall all of them leave?" to the table.
 		if s.VoteRound == 0 {
 			s.VoteRound = 1
-			s.Phase = Phase{Name: PhaseDefence, Queue: leaders, Candidates: leaders, Reason: "car_crash", Next: PhaseVote}
+			s.Phase = Phase{Name: PhaseDefence, Queue: leaders, Candidates: leaders, Reason: ReasonCarCrash, Next: PhaseVote}
 			s.beginSpeech(now)
 			return
 		}
-		s.openVoteAll(leaders, "car_crash", now)
-	case "revote":
+		s.openVoteAll(leaders, ReasonCarCrash, now)
+	case TiesRevote:
 		// R-PARTY-10: accusations and the vote again from scratch, at most
 		// TieRepeats times, then nobody leaves.
 		if s.Repeats >= s.Rules.TieRepeats {
-			s.acquit("tie", now)
+			s.acquit(AcquitTie, now)
 			return
 		}
 		s.Repeats++
 		s.Nominations = nil
-		if s.Rules.Voting == "anyone" {
+		if s.Rules.Voting == VotingAnyone {
 			s.openVote(s.ids(func(p *Player) bool { return p.Alive }), now)
 			return
 		}
 		s.speeches(s.FirstSpeaker, now)
-	case "justify":
+	case TiesJustify:
 		// R-MANIAC-10: two tied each justify, then a new vote between them; three or
 		// more tied all stay. A justification is once per game, so one who has used
 		// it does not speak again; the new vote is held all the same.
@@ -230,21 +230,21 @@ func (s *State) tie(leaders []string, now time.Time) {
 				s.openVote(leaders, now)
 				return
 			}
-			s.Phase = Phase{Name: PhaseDefence, Queue: speakers, Candidates: leaders, Reason: "justify", Next: PhaseVote}
+			s.Phase = Phase{Name: PhaseDefence, Queue: speakers, Candidates: leaders, Reason: ReasonJustify, Next: PhaseVote}
 			s.beginSpeech(now)
 			return
 		}
-		s.acquit("tie", now)
+		s.acquit(AcquitTie, now)
 	default:
-		s.acquit("tie", now)
+		s.acquit(AcquitTie, now)
 	}
 }
 
 // settleVoteAll carries out a yes/no vote.
 func (s *State) settleVoteAll(yes int, now time.Time) {
-	if s.Phase.Reason == "justify" {
+	if s.Phase.Reason == ReasonJustify {
 		if yes < s.FirstCount {
-			s.acquit("justified", now)
+			s.acquit(AcquitJustified, now)
 			return
 		}
 		s.sentence(s.Phase.Candidates, now)
@@ -255,12 +255,12 @@ func (s *State) settleVoteAll(yes int, now time.Time) {
 		s.sentence(s.Phase.Candidates, now)
 		return
 	}
-	s.acquit("all_stay", now)
+	s.acquit(AcquitAllStay, now)
 }
 
 // acquit ends the day with nobody leaving, and night falls.
-func (s *State) acquit(reason string, now time.Time) {
-	s.log(ToAll, Event{Type: EvAcquitted, Result: reason})
+func (s *State) acquit(why Acquittal, now time.Time) {
+	s.log(ToAll, Event{Type: EvAcquitted, Result: string(why)})
 	s.startNight(now)
 }
 
@@ -277,7 +277,7 @@ func (s *State) sentence(ids []string, now time.Time) {
 		p.Alive = false
 		s.log(ToAll, Event{Type: EvEliminated, Target: id, Result: "vote"})
 		s.showCard(p)
-		if s.Rules.LastWords == "all" {
+		if s.Rules.LastWords == LastWordsAll {
 			words = append(words, id)
 		}
 	}

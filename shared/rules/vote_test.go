@@ -7,8 +7,8 @@ import (
 )
 
 // options returns the types of the options of the player in seat.
-func (g *game) options(seat int) []string {
-	var out []string
+func (g *game) options(seat int) []ActionType {
+	var out []ActionType
 	for _, o := range Legal(g.s, Actor{Player: id(seat)}) {
 		out = append(out, o.Type)
 	}
@@ -33,7 +33,7 @@ func TestVoteChange(t *testing.T) {
 	g.quietNight()
 	g.speeches(nil)
 	g.do(4, ActVote, 1)
-	if got := g.options(4); !slices.Equal(got, []string{ActWithdraw}) {
+	if got := g.options(4); !slices.Equal(got, []ActionType{ActWithdraw}) {
 		t.Fatalf("after voting seat 4 may %v, want only to take the vote back", got)
 	}
 	if b := g.myVote(4); b == nil || b.Target != id(1) {
@@ -48,7 +48,7 @@ func TestVoteChange(t *testing.T) {
 		t.Fatalf("voted %v, pending %d", pub.Phase.Voted, pub.Phase.Pending)
 	}
 	g.do(4, ActWithdraw, 0)
-	if got := g.options(4); !slices.Equal(got, []string{ActVote}) || g.myVote(4) != nil {
+	if got := g.options(4); !slices.Equal(got, []ActionType{ActVote}) || g.myVote(4) != nil {
 		t.Fatalf("after taking the vote back seat 4 may %v and has the vote %+v", got, g.myVote(4))
 	}
 	if pub := ViewOf(g.s, Public, g.now); len(pub.Phase.Voted) != 0 || pub.Phase.Pending != 7 {

@@ -22,7 +22,7 @@ func (s *State) winner() Team {
 			black++
 		case p.Role == Maniac:
 			maniacAlive = true
-			if s.Rules.ManiacSide == "mafia" {
+			if s.Rules.ManiacSide == ManiacMafia {
 				black++
 			} else {
 				others++
@@ -31,10 +31,10 @@ func (s *State) winner() Team {
 			others++
 		}
 	}
-	loneManiac := maniacAlive && s.Rules.ManiacSide != "mafia"
-	townsManiac := loneManiac && s.Rules.LoneManiac == "town"
+	loneManiac := maniacAlive && s.Rules.ManiacSide != ManiacMafia
+	townsManiac := loneManiac && s.Rules.LoneManiac == LoneTown
 	trueBlack := black
-	if maniacAlive && s.Rules.ManiacSide == "mafia" {
+	if maniacAlive && s.Rules.ManiacSide == ManiacMafia {
 		trueBlack--
 	}
 	switch {
@@ -44,7 +44,7 @@ func (s *State) winner() Team {
 		return Loner
 	case black == 0:
 		return ""
-	case s.Rules.Win == "parity" && black >= others:
+	case s.Rules.Win == WinParity && black >= others:
 		return MafiaTeam
 	case others == 0:
 		return MafiaTeam

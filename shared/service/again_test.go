@@ -84,7 +84,7 @@ func TestAgain(t *testing.T) {
 	}
 }
 
-func offers(v rules.View, typ string) bool {
+func offers(v rules.View, typ rules.ActionType) bool {
 	for _, o := range v.Actions {
 		if o.Type == typ {
 			return true

@@ -53,7 +53,7 @@ func BenchmarkAct(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			types := [2]string{rules.ActPause, rules.ActResume}
+			types := [2]rules.ActionType{rules.ActPause, rules.ActResume}
 			b.ReportAllocs()
 			i := 0
 			for b.Loop() {
@@ -164,7 +164,7 @@ func BenchmarkDynaliteCapacity(b *testing.B) {
 		c.reset()
 		n := 0
 		for b.Loop() {
-			typ := [2]string{rules.ActPause, rules.ActResume}[n%2]
+			typ := [2]rules.ActionType{rules.ActPause, rules.ActResume}[n%2]
 			if _, err := svc.Act(ctx, g.Code, g.Host, rules.Action{ID: servicetest.ActionID(), Type: typ}); err != nil {
 				b.Fatal(err)
 			}

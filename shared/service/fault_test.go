@@ -15,8 +15,8 @@ import (
 type recorder struct {
 	servicetest.Client
 	mu    sync.Mutex
-	acked map[string]int // action type → acknowledged
-	warns map[string]int // target → acknowledged warns
+	acked map[rules.ActionType]int // action type → acknowledged
+	warns map[string]int           // target → acknowledged warns
 }
 
 func (r *recorder) Act(ctx context.Context, code, token string, a rules.Action) (rules.View, error) {
@@ -55,7 +55,7 @@ func TestWholeGamesWithFaults(t *testing.T) {
 }
 
 func playWithFaults(t *testing.T, client *servicetest.Retrier) {
-	rec := &recorder{Client: client, acked: map[string]int{}, warns: map[string]int{}}
+	rec := &recorder{Client: client, acked: map[rules.ActionType]int{}, warns: map[string]int{}}
 	g := servicetest.NewGame(t, client, service.CreateRequest{Preset: "sport"}, 10)
 	g.Start(t, rec)
 	// Warnings are the host's action that can be taken again and again: a
@@ -74,13 +74,13 @@ func playWithFaults(t *testing.T, client *servicetest.Retrier) {
 	wg.Wait()
 	servicetest.PlayToEnd(t, rec, g)
 	end := servicetest.MustRead(t, client, g.Code, "") // the whole log is public at the end
-	counts := map[string]int{}
+	counts := map[rules.ActionType]int{}
 	for _, e := range end.Events {
 		switch e.Type {
 		case rules.EvNominated:
 			counts[rules.ActNominate]++
 		case rules.EvAct:
-			counts[e.Result]++ // every night act but sleep
+			counts[rules.ActionType(e.Result)]++ // every night act but sleep
 		case rules.EvVoted:
 			counts["ballots"] += len(e.Ballots)
 		case rules.EvWarned:

@@ -74,7 +74,9 @@ func wantErr(t *testing.T, what string, err, target error) {
 	}
 }
 
-func act(typ string) rules.Action { return rules.Action{ID: servicetest.ActionID(), Type: typ} }
+func act(typ rules.ActionType) rules.Action {
+	return rules.Action{ID: servicetest.ActionID(), Type: typ}
+}
 
 var ctx = context.Background()
 
@@ -363,7 +365,7 @@ func TestRefusedActionChangesNothing(t *testing.T) {
 	}
 	for _, r := range refusals {
 		_, err := f.svc.Act(ctx, g.Code, r.token, r.a)
-		wantErr(t, r.a.Type, err, r.want)
+		wantErr(t, string(r.a.Type), err, r.want)
 		if _, ok := rules.AsError(err); !ok {
 			t.Errorf("%s: refusal %T is not a *rules.Error", r.a.Type, err)
 		}

@@ -123,7 +123,7 @@ func TestPropertyStoredSize(t *testing.T) {
 			clk.Add(6 * time.Second) // within the join allowance
 			return j.PlayerID, j.Token
 		}
-		hostAct := func(typ string, a rules.Action) {
+		hostAct := func(typ rules.ActionType, a rules.Action) {
 			a.ID, a.Type = servicetest.ActionID(), typ
 			svc.Act(ctx, c.Code, g.Host, a) // refusals are part of the game
 		}
@@ -143,7 +143,7 @@ func TestPropertyStoredSize(t *testing.T) {
 			case 3:
 				randomHostAction(t, svc, g, host, "")
 			case 4:
-				how := rapid.SampledFrom([]string{rules.ActLeave, rules.ActKick, rules.ActBan}).Draw(t, "churn")
+				how := rapid.SampledFrom([]rules.ActionType{rules.ActLeave, rules.ActKick, rules.ActBan}).Draw(t, "churn")
 				for range rapid.IntRange(1, 50).Draw(t, "churn loop") {
 					id, token := join()
 					if how == rules.ActLeave {
@@ -154,8 +154,8 @@ func TestPropertyStoredSize(t *testing.T) {
 				}
 			case 5:
 				for i := range rapid.IntRange(1, 50).Draw(t, "host loop") {
-					hostAct([]string{rules.ActLock, rules.ActUnlock}[i%2], rules.Action{})
-					hostAct(rules.ActManiacSide, rules.Action{Side: []string{"alone", "mafia"}[i%2]})
+					hostAct([]rules.ActionType{rules.ActLock, rules.ActUnlock}[i%2], rules.Action{})
+					hostAct(rules.ActManiacSide, rules.Action{Side: []rules.ManiacSide{rules.ManiacAlone, rules.ManiacMafia}[i%2]})
 				}
 			}
 			check("a lobby step")
@@ -286,7 +286,7 @@ func randomHostAction(t *rapid.T, svc *service.Service, g servicetest.Game, host
 			return
 		}
 	case rules.ActManiacSide:
-		a.Side = rapid.SampledFrom([]string{"alone", "mafia"}).Draw(t, "side")
+		a.Side = rapid.SampledFrom([]rules.ManiacSide{rules.ManiacAlone, rules.ManiacMafia}).Draw(t, "side")
 	case rules.ActSeat:
 		a.Seat = rapid.IntRange(1, len(host.Players)).Draw(t, "seat")
 	}

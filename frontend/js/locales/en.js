@@ -36,6 +36,7 @@ export default {
   'common.yes': 'Yes',
   'common.no': 'No',
   'common.cancel': 'Cancel',
+  'common.retry': 'Try again',
   'common.home': 'Home',
 
   // Players.

@@ -35,6 +35,7 @@ export default {
   'common.yes': 'Da',
   'common.no': 'Nu',
   'common.cancel': 'Renunță',
+  'common.retry': 'Încearcă din nou',
   'common.home': 'Acasă',
 
   'player.label': '#{seat} {name}',

@@ -35,6 +35,7 @@ export default {
   'common.yes': 'Да',
   'common.no': 'Нет',
   'common.cancel': 'Отмена',
+  'common.retry': 'Повторить',
   'common.home': 'На главную',
 
   'player.label': '№{seat} {name}',

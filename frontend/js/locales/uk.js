@@ -35,6 +35,7 @@ export default {
   'common.yes': 'Так',
   'common.no': 'Ні',
   'common.cancel': 'Скасувати',
+  'common.retry': 'Повторити',
   'common.home': 'На головну',
 
   'player.label': '№{seat} {name}',

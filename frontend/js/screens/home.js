@@ -4,7 +4,7 @@
 import { h, replace } from '../dom.js';
 import * as api from '../api.js';
 import { LANGS, LANG_NAMES } from '../i18n.js';
-import { PRESETS, OPTIONS, GROUPS, presetOptions, optionsToQuery, optionsFromQuery } from '../options.js';
+import { ruleBook } from '../options.js';
 import { topbar } from '../ui.js';
 
 // hostUrl is the host's control link: the token stays in the fragment, which
@@ -13,42 +13,55 @@ export function hostUrl(code, token) {
   return `/#host=${encodeURIComponent(code)}&t=${encodeURIComponent(token)}`;
 }
 
-// requestFromQuery reads a /new link into a create request.
-export function requestFromQuery(params) {
-  const preset = PRESETS.includes(params.get('preset')) ? params.get('preset') : 'sport';
+// requestFromQuery reads a /new link into a create request, by the rules the
+// server offers (a ruleBook).
+export function requestFromQuery(book, params) {
+  const preset = book.presets.includes(params.get('preset')) ? params.get('preset') : 'sport';
   const lang = LANGS.includes(params.get('lang')) ? params.get('lang') : undefined;
   const moderator = params.get('moderator') === 'host' ? 'host' : 'app';
-  const changed = OPTIONS.some((o) => params.has(o.key));
+  const changed = book.options.some((o) => params.has(o.key));
   const req = { preset, moderator };
   if (lang) req.lang = lang;
   if (preset === 'custom' || changed) {
-    req.options = optionsFromQuery(preset, params);
-    req.options.preset = preset;
+    req.options = book.fromQuery(preset, params);
   }
   return req;
 }
 
 export function homeScreen(app, { auto } = {}) {
   const params = new URLSearchParams(location.search);
+  let book = null; // the rules the server offers (ruleBook), once loaded
+  let failed = false; // the rules could not be loaded
   const form = {
-    preset: PRESETS.includes(params.get('preset')) ? params.get('preset') : 'sport',
+    preset: params.get('preset') || 'sport',
     moderator: params.get('moderator') === 'host' ? 'host' : 'app',
     lang: LANGS.includes(params.get('lang')) ? params.get('lang') : app.lang,
     options: null,
     custom: false,
     error: null,
-    creating: false,
+    creating: !!auto,
     joinCode: '',
   };
-  form.options = optionsFromQuery(form.preset, params);
-  form.custom = form.preset === 'custom';
+  load();
 
-  if (auto) {
-    form.creating = true;
+  // load fetches the rules the form offers, then shows the form (or, for a
+  // /new link, creates the game at once).
+  async function load() {
+    failed = false;
     render();
-    create(requestFromQuery(params));
-  } else {
-    render();
+    const schema = await api.loadRules();
+    if (!schema) {
+      failed = true;
+      form.creating = false;
+      render();
+      return;
+    }
+    book = ruleBook(schema);
+    if (!book.presets.includes(form.preset)) form.preset = 'sport';
+    form.options = book.fromQuery(form.preset, params);
+    form.custom = form.preset === 'custom';
+    if (auto) create(requestFromQuery(book, params));
+    else render();
   }
 
   async function create(req) {
@@ -84,14 +97,14 @@ export function homeScreen(app, { auto } = {}) {
     q.set('preset', form.preset);
     q.set('lang', form.lang);
     q.set('moderator', form.moderator);
-    if (form.custom) for (const [k, v] of optionsToQuery(form.options)) q.set(k, v);
+    if (form.custom) for (const [k, v] of book.toQuery(form.options)) q.set(k, v);
     return `${location.origin}/new?${q.toString()}`;
   }
 
   function setPreset(p) {
     form.preset = p;
     if (p !== 'custom') {
-      form.options = presetOptions(p);
+      form.options = book.presetOptions(p);
       form.custom = false;
     } else {
       form.options = { ...form.options, preset: 'custom' };
@@ -115,6 +128,13 @@ export function homeScreen(app, { auto } = {}) {
       replace(app.root, bar, h('main', { class: 'home' }, h('p', { class: 'loading', role: 'status' }, t('home.creating'))));
       return;
     }
+    if (!book) {
+      replace(app.root, bar, h('main', { class: 'home' }, failed
+        ? h('div', { class: 'card' }, h('p', { class: 'error', role: 'alert' }, t('err.network')),
+          h('button', { type: 'button', class: 'primary big', onclick: load }, t('common.retry')))
+        : h('p', { class: 'loading', role: 'status' }, '…')));
+      return;
+    }
     const last = api.prefs.last();
     const resume = last && last.code ? h('p', { class: 'resume' }, h('a', {
       class: 'button secondary',
@@ -122,7 +142,7 @@ export function homeScreen(app, { auto } = {}) {
     }, last.kind === 'host' ? t('home.resume.host', { code: last.code }) : t('home.resume', { code: last.code }))) : null;
 
     const presets = h('fieldset', { class: 'presets' }, h('legend', null, t('preset.label')),
-      PRESETS.map((p) => h('label', { class: ['choice', form.preset === p && 'on'] },
+      book.presets.map((p) => h('label', { class: ['choice', form.preset === p && 'on'] },
         h('input', { type: 'radio', name: 'preset', value: p, checked: form.preset === p, dataset: { focus: 'preset:' + p }, onchange: () => setPreset(p) }),
         h('span', { class: 'choice-text' }, h('strong', null, t('preset.' + p)), h('span', { class: 'help' }, t('preset.' + p + '.help'))))));
 
@@ -136,8 +156,8 @@ export function homeScreen(app, { auto } = {}) {
         LANGS.map((l) => h('option', { value: l, selected: form.lang === l, lang: l }, LANG_NAMES[l]))));
 
     const opts = h('details', { class: 'options', open: form.custom }, h('summary', null, t('home.customise')),
-      GROUPS.map((g) => h('fieldset', { class: 'opt-group' }, h('legend', null, t('group.' + g)),
-        OPTIONS.filter((o) => o.group === g).map((o) => optionField(t, o)))));
+      book.groups.map((g) => h('fieldset', { class: 'opt-group' }, h('legend', null, t('group.' + g)),
+        book.options.filter((o) => o.group === g).map((o) => optionField(t, o)))));
 
     const share = shareLink();
     const shareBox = h('div', { class: 'share' }, h('p', { class: 'field-label' }, t('home.share')),

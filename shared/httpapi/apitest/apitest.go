@@ -239,7 +239,7 @@ type Result struct {
 	Version  int64
 	Days     int
 	Nights   int
-	Phases   map[string]int // how often each phase was seen
+	Phases   map[rules.PhaseName]int // how often each phase was seen
 }
 
 // Play creates a game, seats the players, starts it and plays it to its end,
@@ -262,7 +262,7 @@ func Play(tb testing.TB, tr Transport, g Game) Result {
 		ids = append(ids, j.PlayerID)
 	}
 	rng := rand.New(rand.NewPCG(g.Seed, 42))
-	res := Result{Code: code, Phases: map[string]int{}}
+	res := Result{Code: code, Phases: map[rules.PhaseName]int{}}
 	act := func(token string, a rules.Action) View {
 		tb.Helper()
 		res.Actions++
@@ -301,9 +301,9 @@ func Play(tb testing.TB, tr Transport, g Game) Result {
 		for _, id := range ids {
 			v, _ := c.Read(code, tokens[id])
 			step := fmt.Sprintf("%s/%d/%s/%d/", id, v.Phase.Night, v.Phase.Name, v.Phase.Wake)
-			if a, ok := choose(v, rng, func(typ string) bool { return done[step+typ] }); ok {
+			if a, ok := choose(v, rng, func(typ rules.ActionType) bool { return done[step+string(typ)] }); ok {
 				if v.Phase.Name == rules.PhaseNight {
-					done[step+a.Type] = true
+					done[step+string(a.Type)] = true
 				}
 				moves = append(moves, move{id, a})
 			}
@@ -337,8 +337,8 @@ func Play(tb testing.TB, tr Transport, g Game) Result {
 // made (made says which were) on a random target (the black team all aim at the first player they do not know to
 // be black, so their shots agree), one nomination per speech, a random vote.
 // Optional actions (reveal, withdraw, leave) are never taken.
-func choose(v View, rng *rand.Rand, made func(typ string) bool) (rules.Action, bool) {
-	has := func(typ string) (rules.Option, bool) {
+func choose(v View, rng *rand.Rand, made func(typ rules.ActionType) bool) (rules.Action, bool) {
+	has := func(typ rules.ActionType) (rules.Option, bool) {
 		i := slices.IndexFunc(v.Actions, func(o rules.Option) bool { return o.Type == typ && !made(typ) })
 		if i < 0 {
 			return rules.Option{}, false
@@ -347,7 +347,7 @@ func choose(v View, rng *rand.Rand, made func(typ string) bool) (rules.Action, b
 	}
 	pick := func(ts []string) string { return ts[rng.IntN(len(ts))] }
 	black := v.You != nil && v.You.Team == rules.MafiaTeam
-	for _, typ := range []string{rules.ActKill, rules.ActCheck, rules.ActShoot, rules.ActHeal, rules.ActProtect, rules.ActDefend} {
+	for _, typ := range []rules.ActionType{rules.ActKill, rules.ActCheck, rules.ActShoot, rules.ActHeal, rules.ActProtect, rules.ActDefend} {
 		if o, ok := has(typ); ok && len(o.Targets) > 0 {
 			t := pick(o.Targets)
 			if typ == rules.ActKill && black {

@@ -140,7 +140,7 @@ func MustRead(tb testing.TB, svc Client, code, token string) rules.View {
 // botOrder is the order of preference of a bot among its legal actions. Leaving,
 // withdrawing, testaments and reveals are never chosen; a speaker nominates
 // before ending the speech; a night role acts before it sleeps.
-var botOrder = []string{
+var botOrder = []rules.ActionType{
 	rules.ActVote, rules.ActVoteAll,
 	rules.ActKill, rules.ActCheck, rules.ActShoot, rules.ActHeal, rules.ActProtect, rules.ActDefend,
 	rules.ActNominate, rules.ActEndSpeech, rules.ActSleep,
@@ -280,7 +280,7 @@ func PlayToEnd(tb testing.TB, svc Client, g Game) rules.View {
 }
 
 // InPhase returns a PlayUntil condition: the game is in the named phase.
-func InPhase(name string) func(rules.View) bool {
+func InPhase(name rules.PhaseName) func(rules.View) bool {
 	return func(v rules.View) bool { return v.Phase.Name == name }
 }
 
