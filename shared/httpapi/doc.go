@@ -13,13 +13,13 @@
 //	svc := service.New(store.NewMemory())
 //	api := httpapi.New(httpapi.Config{Games: svc, PublicURL: "http://192.168.1.5:8080"})
 //	mux := http.NewServeMux()
-//	mux.Handle("/api/", httpapi.Limit(api, httpapi.DefaultLimit))
-//	mux.Handle("/", httpapi.Static(os.DirFS("frontend")))
+//	mux.Handle("/api/", ratelimit.Wrap(api, ratelimit.Default, httpapi.TooManyRequests))
+//	mux.Handle("/", site.Handler(os.DirFS("frontend")))
 //
-// A Lambda function builds its store on the first request instead, so that its
-// init stays short:
+// A Lambda function serves only its own routes, and builds its store on the
+// first request so that its init stays short (functions/internal/lambdamain):
 //
-//	api := httpapi.New(httpapi.Config{Games: httpapi.Lazy(build), Function: httpapi.FuncRead})
+//	api := httpapi.New(httpapi.Config{Games: lazyGames, Function: httpapi.FuncRead})
 //
 // docs/API.md describes the API for client and bot writers.
 package httpapi

@@ -126,3 +126,12 @@ func toAPIError(err error) *apiError {
 	}
 	return &apiError{class: CodeInternal, code: CodeInternal, message: "internal error", cause: err}
 }
+
+// TooManyRequests answers a client over a rate limit (the local server's,
+// ratelimit.Wrap) with the API's own 429, to try again after wait.
+func TooManyRequests(w http.ResponseWriter, wait time.Duration) {
+	apiHeaders(w.Header())
+	ae := newError(CodeRateLimited, "too many requests: slow down")
+	ae.retryAfter = wait
+	writeError(w, ae)
+}

@@ -7,7 +7,6 @@ import (
 	"crypto/subtle"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"log/slog"
 	"math"
@@ -17,7 +16,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"citysleeps/shared/rules"
@@ -559,86 +557,4 @@ func validHost(host string) bool {
 		}
 	}
 	return true
-}
-
-// Lazy returns Games that builds the real ones with build on first use, so that
-// a Lambda function's init does no work that can wait. A failed build is
-// retried by the next request; until one succeeds every call fails with
-// service.ErrUnavailable. Nothing of one game is kept between requests: only
-// what build returns (the store client and the service).
-func Lazy(build func(context.Context) (Games, error)) Games {
-	return &lazy{build: build}
-}
-
-type lazy struct {
-	build func(context.Context) (Games, error)
-	mu    sync.Mutex
-	games Games
-}
-
-func (l *lazy) get(ctx context.Context) (Games, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.games != nil {
-		return l.games, nil
-	}
-	g, err := l.build(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %v", service.ErrUnavailable, err)
-	}
-	l.games = g
-	return g, nil
-}
-
-func (l *lazy) Create(ctx context.Context, req service.CreateRequest) (service.Created, error) {
-	g, err := l.get(ctx)
-	if err != nil {
-		return service.Created{}, err
-	}
-	return g.Create(ctx, req)
-}
-
-func (l *lazy) Join(ctx context.Context, code string, req service.JoinRequest) (service.Joined, error) {
-	g, err := l.get(ctx)
-	if err != nil {
-		return service.Joined{}, err
-	}
-	return g.Join(ctx, code, req)
-}
-
-func (l *lazy) Read(ctx context.Context, code, token string) (rules.View, error) {
-	g, err := l.get(ctx)
-	if err != nil {
-		return rules.View{}, err
-	}
-	return g.Read(ctx, code, token)
-}
-
-func (l *lazy) Act(ctx context.Context, code, token string, a rules.Action) (rules.View, error) {
-	g, err := l.get(ctx)
-	if err != nil {
-		return rules.View{}, err
-	}
-	return g.Act(ctx, code, token, a)
-}
-
-func (l *lazy) Again(ctx context.Context, code, token string) (service.Created, error) {
-	g, err := l.get(ctx)
-	if err != nil {
-		return service.Created{}, err
-	}
-	return g.Again(ctx, code, token)
-}
-
-// Revision forwards to the built Games' Revision, if it has one.
-func (l *lazy) Revision(ctx context.Context, code, token string) (service.Revision, error) {
-	g, err := l.get(ctx)
-	if err != nil {
-		return service.Revision{}, err
-	}
-	vr, ok := g.(revisioner)
-	if !ok {
-		return service.Revision{}, errors.ErrUnsupported
-	}
-	return vr.Revision(ctx, code, token)
 }
