@@ -3,10 +3,12 @@
 // aws-lambda-go-api-proxy, by every Lambda function (functions/).
 //
 // It does what belongs to HTTP and nothing else: routing, bearer tokens, strict
-// JSON decoding with a body limit, the one table from error codes to statuses,
-// ETags and 304s, the pollAfterMs hint, the join link and its QR code, security
-// headers. Games are created, joined, read and changed by a Games (the
-// service package's *Service).
+// JSON decoding with a body limit, the one table from kinds of error
+// (service.Kind) to statuses, ETags and 304s, the pollAfterMs hint, the join
+// link and its QR code, security headers. What a request holds is checked by
+// the service alone: games are created, joined, read and changed by a Games
+// (the service package's *Service), and every error, the HTTP layer's own
+// included, is a *service.Error.
 //
 // Wiring it up:
 //

@@ -9,7 +9,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
-	"math"
 	"net/http"
 	"os"
 	"runtime/debug"
@@ -93,11 +92,11 @@ func New(cfg Config) http.Handler {
 		allow := strings.Join(methods, ", ")
 		mux.HandleFunc(p, func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Allow", allow)
-			h.fail(w, r, newError(CodeMethodNotAllowed, "this route takes "+allow))
+			h.fail(w, r, service.Refuse(service.ErrMethodNotAllowed, "this route takes "+allow))
 		})
 	}
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		h.fail(w, r, newError(CodeNotFound, "no such route"))
+		h.fail(w, r, service.Refuse(service.ErrNotFound, "no such route"))
 	})
 	return h.middleware(mux)
 }
@@ -141,7 +140,7 @@ func (h *handler) middleware(next http.Handler) http.Handler {
 		sw := &statusWriter{ResponseWriter: w}
 		apiHeaders(w.Header())
 		if len(want) > 0 && subtle.ConstantTimeCompare([]byte(r.Header.Get(OriginHeader)), want) != 1 {
-			h.fail(sw, r, newError(CodeForbidden, "requests come through the site's address"))
+			h.fail(sw, r, service.Refuse(service.ErrForbidden, "requests come through the site's address"))
 			return
 		}
 		defer func() {
@@ -152,7 +151,7 @@ func (h *handler) middleware(next http.Handler) http.Handler {
 				h.log.ErrorContext(r.Context(), "panic", "method", r.Method, "path", r.URL.Path,
 					"panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 				if sw.status == 0 {
-					writeError(sw, newError(CodeInternal, "internal error"))
+					writeError(sw, http.StatusInternalServerError, service.Refuse(service.ErrInternal, "internal error"))
 				}
 				sw.code = CodeInternal
 			}
@@ -165,37 +164,6 @@ func (h *handler) middleware(next http.Handler) http.Handler {
 		}()
 		next.ServeHTTP(sw, r)
 	})
-}
-
-// fail writes err as the error response, logging what the client is not shown.
-func (h *handler) fail(w http.ResponseWriter, r *http.Request, err error) {
-	ae := toAPIError(err)
-	if ae.cause != nil {
-		level := slog.LevelWarn
-		if ae.class == CodeInternal {
-			level = slog.LevelError
-		}
-		h.log.Log(r.Context(), level, "request failed", "method", r.Method, "route", r.Pattern,
-			"code", ae.code, "err", ae.cause.Error())
-	}
-	if sw, ok := w.(*statusWriter); ok {
-		sw.code = ae.code
-	}
-	writeError(w, ae)
-}
-
-func writeError(w http.ResponseWriter, ae *apiError) {
-	switch {
-	case ae.retryAfter > 0:
-		w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(ae.retryAfter.Seconds()))))
-	case ae.status() == http.StatusServiceUnavailable:
-		// A busy game or a store hiccup passes quickly; the action id (or join
-		// id) makes the retry safe.
-		w.Header().Set("Retry-After", "1")
-	}
-	var body errorBody
-	body.Error.Code, body.Error.Message = ae.code, ae.message
-	writeJSON(w, ae.status(), body)
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
@@ -215,24 +183,10 @@ func writeRaw(w http.ResponseWriter, status int, contentType string, data []byte
 	w.Write(data)
 }
 
-// code returns the room code of the request's path, or fails with 404.
-func (h *handler) code(w http.ResponseWriter, r *http.Request) (string, bool) {
-	code := r.PathValue("code")
-	if !validCode(code) {
-		h.fail(w, r, newError(CodeNotFound, "no such game"))
-		return "", false
-	}
-	return code, true
-}
-
 // POST /api/games
 func (h *handler) create(w http.ResponseWriter, r *http.Request) {
 	var req service.CreateRequest
-	err := readBody(w, r, &req)
-	if err == nil {
-		req, err = checkCreate(req)
-	}
-	if err != nil {
+	if err := readBody(w, r, &req); err != nil {
 		h.fail(w, r, err)
 		return
 	}
@@ -253,10 +207,7 @@ func (h *handler) create(w http.ResponseWriter, r *http.Request) {
 
 // POST /api/games/{code}/players
 func (h *handler) join(w http.ResponseWriter, r *http.Request) {
-	code, ok := h.code(w, r)
-	if !ok {
-		return
-	}
+	code := r.PathValue("code")
 	var req service.JoinRequest
 	if err := readBody(w, r, &req); err != nil {
 		h.fail(w, r, err)
@@ -277,10 +228,7 @@ func (h *handler) join(w http.ResponseWriter, r *http.Request) {
 
 // GET /api/games/{code}
 func (h *handler) read(w http.ResponseWriter, r *http.Request) {
-	code, ok := h.code(w, r)
-	if !ok {
-		return
-	}
+	code := r.PathValue("code")
 	token, err := bearer(r)
 	if err != nil {
 		h.fail(w, r, err)
@@ -299,24 +247,17 @@ func (h *handler) read(w http.ResponseWriter, r *http.Request) {
 
 // POST /api/games/{code}/actions
 func (h *handler) act(w http.ResponseWriter, r *http.Request) {
-	code, ok := h.code(w, r)
-	if !ok {
-		return
-	}
+	code := r.PathValue("code")
 	token, err := bearer(r)
 	if err == nil && token == "" {
-		err = newError(CodeUnauthorized, "actions need the player's or host's token: Authorization: Bearer <token>")
+		err = service.Refuse(service.ErrUnauthorized, "actions need the player's or host's token: Authorization: Bearer <token>")
 	}
 	if err != nil {
 		h.fail(w, r, err)
 		return
 	}
 	var a rules.Action
-	err = readBody(w, r, &a)
-	if err == nil {
-		a, err = checkAction(a)
-	}
-	if err != nil {
+	if err := readBody(w, r, &a); err != nil {
 		h.fail(w, r, err)
 		return
 	}
@@ -330,13 +271,10 @@ func (h *handler) act(w http.ResponseWriter, r *http.Request) {
 
 // POST /api/games/{code}/next: the host opens the next game for the same table.
 func (h *handler) again(w http.ResponseWriter, r *http.Request) {
-	code, ok := h.code(w, r)
-	if !ok {
-		return
-	}
+	code := r.PathValue("code")
 	token, err := bearer(r)
 	if err == nil && token == "" {
-		err = newError(CodeUnauthorized, "the host's token is needed: Authorization: Bearer <token>")
+		err = service.Refuse(service.ErrUnauthorized, "the host's token is needed: Authorization: Bearer <token>")
 	}
 	if err != nil {
 		h.fail(w, r, err)
@@ -358,10 +296,7 @@ func (h *handler) again(w http.ResponseWriter, r *http.Request) {
 
 // GET /api/games/{code}/qr.svg
 func (h *handler) qr(w http.ResponseWriter, r *http.Request) {
-	code, ok := h.code(w, r)
-	if !ok {
-		return
-	}
+	code := r.PathValue("code")
 	if _, err := h.cfg.Games.Read(r.Context(), code, ""); err != nil {
 		h.fail(w, r, err)
 		return
@@ -385,7 +320,7 @@ const healthCode = "ZZZZZZ"
 func (h *handler) health(w http.ResponseWriter, r *http.Request) {
 	_, err := h.cfg.Games.Read(r.Context(), healthCode, "")
 	if err != nil {
-		if c := toAPIError(err).class; c != CodeUnavailable && c != CodeBusy && c != CodeInternal {
+		if statusOfError(service.As(err)) < 500 {
 			err = nil // the store answered: most likely, no such game
 		}
 	}

@@ -2,7 +2,6 @@ package lambdamain
 
 import (
 	"context"
-	"fmt"
 	"sync"
 
 	"citysleeps/shared/httpapi"
@@ -35,7 +34,9 @@ func (l *lazy) get(ctx context.Context) (*service.Service, error) {
 	}
 	s, err := l.build(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", service.ErrUnavailable, err)
+		e := service.Refuse(service.ErrUnavailable, "the game store is unavailable, try again later")
+		e.Cause = err
+		return nil, e
 	}
 	l.svc = s
 	return s, nil
