@@ -115,7 +115,7 @@ deploy: sam-build
 	sam deploy $(if $(wildcard samconfig.toml),,--guided --stack-name $(STACK))
 	$(MAKE) upload
 
-# upload: the site (httpapi.Site: not the tests, README or package.json beside
+# upload: the site (site.Files: not the tests, README or package.json beside
 # it in frontend/) to the bucket, then a CloudFront invalidation.
 upload:
 	out() { aws cloudformation describe-stacks --stack-name $(STACK) \

@@ -21,6 +21,7 @@ import (
 	"citysleeps/shared/httpapi"
 	"citysleeps/shared/rules"
 	"citysleeps/shared/service"
+	"citysleeps/shared/site"
 	"citysleeps/shared/store"
 )
 
@@ -63,7 +64,7 @@ func startServerAt(t *testing.T, now func() time.Time) *testServer {
 	rec := &recorder{tokens: map[string]string{}, blocked: map[string]bool{}, now: now}
 	mux := http.NewServeMux()
 	mux.Handle("/api/", rec.wrap(api))
-	mux.Handle("/", httpapi.Static(os.DirFS(frontendDir(t))))
+	mux.Handle("/", site.Handler(os.DirFS(frontendDir(t))))
 	srv := &httptest.Server{Listener: ln, Config: &http.Server{Handler: mux}}
 	srv.Start()
 	t.Cleanup(srv.Close)

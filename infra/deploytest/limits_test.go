@@ -20,6 +20,7 @@ import (
 	"citysleeps/shared/httpapi"
 	"citysleeps/shared/httpapi/body"
 	"citysleeps/shared/service"
+	"citysleeps/shared/site"
 )
 
 // rawTemplate is template.yaml as plain data, every intrinsic function written
@@ -58,13 +59,13 @@ func at(doc any, keys ...string) any {
 	return doc
 }
 
-// siteFiles counts the files of the static site (httpapi.Site): what one page
+// siteFiles counts the files of the static site (site.Files): what one page
 // load fetches at most.
 func siteFiles(tb testing.TB) int {
 	tb.Helper()
 	n := 0
 	err := fs.WalkDir(os.DirFS(filepath.Join(repoRoot(tb), "frontend")), ".", func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && slices.ContainsFunc(httpapi.Site, func(s string) bool { return p == s || strings.HasSuffix(s, "/") && strings.HasPrefix(p, s) }) {
+		if err == nil && !d.IsDir() && site.Has(p) {
 			n++
 		}
 		return err
@@ -340,7 +341,7 @@ func TestTemplateOriginVerify(t *testing.T) {
 }
 
 // TestUploadIsTheSite: `make upload` copies to the bucket exactly the files
-// the local server serves (httpapi.Site): not the tests, README or
+// the local server serves (site.Files): not the tests, README or
 // package.json that frontend/ also holds.
 func TestUploadIsTheSite(t *testing.T) {
 	makefile, err := os.ReadFile(filepath.Join(repoRoot(t), "Makefile"))
@@ -356,7 +357,7 @@ func TestUploadIsTheSite(t *testing.T) {
 		includes = append(includes, string(m[1]))
 	}
 	var want []string
-	for _, s := range httpapi.Site {
+	for _, s := range site.Files {
 		if strings.HasSuffix(s, "/") {
 			s += "*"
 		}

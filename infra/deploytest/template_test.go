@@ -18,6 +18,7 @@ import (
 
 	"citysleeps/infra/localdynamo"
 	"citysleeps/shared/httpapi"
+	"citysleeps/shared/site"
 	"citysleeps/shared/store"
 )
 
@@ -344,8 +345,8 @@ func TestTemplateSite(t *testing.T) {
 		t.Fatal(err)
 	}
 	sh := pol.ResponseHeadersPolicyConfig.SecurityHeadersConfig
-	if sh == nil || sh.ContentSecurityPolicy == nil || sh.ContentSecurityPolicy.ContentSecurityPolicy != httpapi.SiteCSP {
-		t.Errorf("CloudFront's Content-Security-Policy differs from httpapi.SiteCSP")
+	if sh == nil || sh.ContentSecurityPolicy == nil || sh.ContentSecurityPolicy.ContentSecurityPolicy != site.CSP {
+		t.Errorf("CloudFront's Content-Security-Policy differs from site.CSP")
 	}
 	for _, out := range []string{"SiteUrl", "ApiUrl", "SiteBucketName"} {
 		if _, ok := tmpl.Outputs[out]; !ok {

@@ -49,7 +49,7 @@
 // # Targets
 //
 // Start runs the server in this process on 127.0.0.1:0, wired as infra/server
-// wires it (service.New, httpapi.New, httpapi.Limit), on the embedded bolt
+// wires it (service.New, httpapi.New, ratelimit.Wrap), on the embedded bolt
 // store, on the DynamoDB store against dynalite (started on loopback through
 // infra/localdynamo), or in memory, with a Meter around the store and the
 // handler that counts store calls, DynamoDB capacity units (as billed for the

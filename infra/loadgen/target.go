@@ -13,6 +13,8 @@ import (
 
 	"citysleeps/infra/localdynamo"
 	"citysleeps/shared/httpapi"
+	"citysleeps/shared/localserver"
+	"citysleeps/shared/ratelimit"
 	"citysleeps/shared/service"
 	"citysleeps/shared/store"
 )
@@ -32,7 +34,7 @@ type TargetOptions struct {
 	Dir string
 	// Dynamo is a dynalite already running; nil starts one (for StoreDynamo).
 	Dynamo *localdynamo.Server
-	// RateLimit puts the local server's per-client limit (httpapi.DefaultLimit)
+	// RateLimit puts the local server's per-client limit (ratelimit.Default)
 	// in front of the API, as infra/server does.
 	RateLimit bool
 	// Wrap, if set, wraps the store under the meter (fault injection in tests).
@@ -120,11 +122,11 @@ func Start(ctx context.Context, o TargetOptions) (t *Target, err error) {
 	t.URL = "http://" + ln.Addr().String()
 	api := httpapi.New(httpapi.Config{Games: games, PublicURL: t.URL, Logger: logger})
 	if o.RateLimit {
-		api = httpapi.Limit(api, httpapi.DefaultLimit)
+		api = ratelimit.Wrap(api, ratelimit.Default, httpapi.TooManyRequests)
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/api/", t.Meter.Handler(api))
-	t.srv = httpapi.NewServer(mux, logger)
+	t.srv = localserver.New(mux, logger)
 	t.served = make(chan error, 1)
 	go func() { t.served <- t.srv.Serve(ln) }()
 	return t, nil

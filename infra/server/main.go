@@ -34,7 +34,10 @@ import (
 	"time"
 
 	"citysleeps/shared/httpapi"
+	"citysleeps/shared/localserver"
+	"citysleeps/shared/ratelimit"
 	"citysleeps/shared/service"
+	"citysleeps/shared/site"
 	"citysleeps/shared/store"
 )
 
@@ -93,12 +96,12 @@ func run(ctx context.Context, getenv func(string) string, out io.Writer, ready c
 	games := service.New(st, service.WithLogger(logger), service.WithLocalLocks())
 	api := httpapi.New(httpapi.Config{Games: games, PublicURL: public, Logger: logger})
 	if cfg.rate > 0 {
-		api = httpapi.Limit(api, httpapi.LimitConfig{PerSecond: cfg.rate, Burst: max(1, int(2*cfg.rate))})
+		api = ratelimit.Wrap(api, ratelimit.Config{PerSecond: cfg.rate, Burst: max(1, int(2*cfg.rate))}, httpapi.TooManyRequests)
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/api/", api)
-	mux.Handle("/", httpapi.Static(os.DirFS(cfg.frontendDir)))
-	srv := httpapi.NewServer(mux, logger)
+	mux.Handle("/", site.Handler(os.DirFS(cfg.frontendDir)))
+	srv := localserver.New(mux, logger)
 
 	fmt.Fprintf(out, "City Sleeps is running.\n  Open on this computer:      %s\n", local)
 	if lan != "" {
@@ -163,7 +166,7 @@ func configure(getenv func(string) string) (config, error) {
 	if n, err := strconv.Atoi(c.port); err != nil || n < 0 || n > 65535 {
 		return c, fmt.Errorf("PORT=%q is not a port number", c.port)
 	}
-	rate, err := strconv.ParseFloat(or("RATE_LIMIT", strconv.FormatFloat(httpapi.DefaultLimit.PerSecond, 'f', -1, 64)), 64)
+	rate, err := strconv.ParseFloat(or("RATE_LIMIT", strconv.FormatFloat(ratelimit.Default.PerSecond, 'f', -1, 64)), 64)
 	if err != nil || rate < 0 {
 		return c, fmt.Errorf("RATE_LIMIT=%q is not a number of requests per second", getenv("RATE_LIMIT"))
 	}

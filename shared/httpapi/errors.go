@@ -1,75 +1,58 @@
 package httpapi
 
 import (
-	"cmp"
-	"errors"
+	"log/slog"
+	"math"
 	"net/http"
-	"strings"
+	"strconv"
 	"time"
 
-	"citysleeps/shared/rules"
 	"citysleeps/shared/service"
 )
 
-// Error classes. Each maps to one status in statusOf; the class is also the
-// error code a client sees, except for the rules' refusals, which keep their
-// own finer code (such as "wrong_phase") under the class's status.
+// The codes of the kinds of error (service.Kind), as a client sees them; the
+// rules' refusals and some of the service's have finer codes of their own
+// (docs/API.md, "Errors").
 const (
-	CodeMalformed        = "malformed"              // the body is not the JSON this route takes
-	CodeInvalid          = "invalid"                // well-formed, but a field is wrong
-	CodeUnauthorized     = "unauthorized"           // no token, or one this game does not know
-	CodeForbidden        = "forbidden"              // this player may not do that now
-	CodeNotFound         = "not_found"              // no such game (or route)
-	CodeMethodNotAllowed = "method_not_allowed"     // the route takes another method
-	CodeConflict         = "conflict"               // not possible in this phase, or stale
-	CodeTooLarge         = "too_large"              // the body is over MaxBody
-	CodeUnsupportedType  = "unsupported_media_type" // a body that is not application/json
-	CodeRateLimited      = "rate_limited"           // too many requests from this client
-	CodeBusy             = "busy"                   // the game kept changing under us: retry
-	CodeUnavailable      = "unavailable"            // the store cannot be reached: retry later
-	CodeInternal         = "internal"               // a bug; details are in the server log only
+	CodeMalformed        = string(service.ErrMalformed)
+	CodeInvalid          = string(service.ErrInvalid)
+	CodeUnauthorized     = string(service.ErrUnauthorized)
+	CodeForbidden        = string(service.ErrForbidden)
+	CodeNotFound         = string(service.ErrNotFound)
+	CodeMethodNotAllowed = string(service.ErrMethodNotAllowed)
+	CodeConflict         = string(service.ErrConflict)
+	CodeTooLarge         = string(service.ErrTooLarge)
+	CodeUnsupportedType  = string(service.ErrUnsupportedType)
+	CodeRateLimited      = string(service.ErrLimited)
+	CodeBusy             = string(service.ErrBusy)
+	CodeUnavailable      = string(service.ErrUnavailable)
+	CodeInternal         = string(service.ErrInternal)
 )
 
-// statusOf is the one table from error classes to HTTP statuses.
-var statusOf = map[string]int{
-	CodeMalformed:        http.StatusBadRequest,
-	CodeInvalid:          http.StatusBadRequest,
-	CodeUnauthorized:     http.StatusUnauthorized,
-	CodeForbidden:        http.StatusForbidden,
-	CodeNotFound:         http.StatusNotFound,
-	CodeMethodNotAllowed: http.StatusMethodNotAllowed,
-	CodeConflict:         http.StatusConflict,
-	CodeTooLarge:         http.StatusRequestEntityTooLarge,
-	CodeUnsupportedType:  http.StatusUnsupportedMediaType,
-	CodeRateLimited:      http.StatusTooManyRequests,
-	CodeBusy:             http.StatusServiceUnavailable,
-	CodeUnavailable:      http.StatusServiceUnavailable,
-	CodeInternal:         http.StatusInternalServerError,
+// statusOf is the one table from kinds of error to HTTP statuses.
+var statusOf = map[service.Kind]int{
+	service.ErrMalformed:        http.StatusBadRequest,
+	service.ErrInvalid:          http.StatusBadRequest,
+	service.ErrUnauthorized:     http.StatusUnauthorized,
+	service.ErrForbidden:        http.StatusForbidden,
+	service.ErrNotFound:         http.StatusNotFound,
+	service.ErrMethodNotAllowed: http.StatusMethodNotAllowed,
+	service.ErrConflict:         http.StatusConflict,
+	service.ErrTooLarge:         http.StatusRequestEntityTooLarge,
+	service.ErrUnsupportedType:  http.StatusUnsupportedMediaType,
+	service.ErrLimited:          http.StatusTooManyRequests,
+	service.ErrBusy:             http.StatusServiceUnavailable,
+	service.ErrUnavailable:      http.StatusServiceUnavailable,
+	service.ErrInternal:         http.StatusInternalServerError,
 }
 
-// classOfKind puts the rules' kinds of refusal into classes.
-var classOfKind = map[rules.Kind]string{
-	rules.Invalid:   CodeInvalid,
-	rules.Forbidden: CodeForbidden,
-	rules.Conflict:  CodeConflict,
-}
-
-// apiError is an error as a client sees it.
-type apiError struct {
-	class   string // a key of statusOf
-	code    string // what the client sees; the class unless the rules gave a finer one
-	message string
-	cause   error // logged for internal and unavailable errors, never sent
-	// retryAfter, if set, is sent as Retry-After (rounded up to seconds).
-	retryAfter time.Duration
-}
-
-func (e *apiError) Error() string { return e.code + ": " + e.message }
-
-func (e *apiError) status() int { return statusOf[e.class] }
-
-func newError(class, message string) *apiError {
-	return &apiError{class: class, code: class, message: message}
+// statusOfError is the status of an error; a kind missing from the table is a
+// bug, and a 500.
+func statusOfError(e *service.Error) int {
+	if s, ok := statusOf[e.Kind]; ok {
+		return s
+	}
+	return http.StatusInternalServerError
 }
 
 // errorBody is the JSON of every error response.
@@ -80,49 +63,48 @@ type errorBody struct {
 	} `json:"error"`
 }
 
-// toAPIError turns any error from decoding or from Games into what the client
-// sees. Errors it does not know are internal.
-func toAPIError(err error) *apiError {
-	var ae *apiError
-	if errors.As(err, &ae) {
-		return ae
-	}
-	if re, ok := rules.AsError(err); ok {
-		class, known := classOfKind[re.Kind]
-		if !known {
-			return &apiError{class: CodeInternal, code: CodeInternal, message: "internal error", cause: err}
+// fail writes err as the error response, logging the cause of a failure (5xx),
+// which the client is not shown.
+func (h *handler) fail(w http.ResponseWriter, r *http.Request, err error) {
+	e := service.As(err)
+	status := statusOfError(e)
+	if status >= 500 {
+		level := slog.LevelWarn
+		if status == http.StatusInternalServerError {
+			level = slog.LevelError
+			// A bug: nothing of it is for the client.
+			e = service.Refuse(service.ErrInternal, "internal error")
 		}
-		code, msg := re.Code, re.Message
-		if code == "" {
-			code = class
-		}
-		if err != error(re) {
-			// A refusal wrapped with details, such as which option is wrong.
-			msg = strings.TrimPrefix(err.Error(), "rules: ")
-		}
-		return &apiError{class: class, code: code, message: msg}
+		h.log.Log(r.Context(), level, "request failed", "method", r.Method, "route", r.Pattern,
+			"code", e.Code, "err", err.Error())
 	}
-	// The service's messages are written for clients (service.Public); the
-	// causes behind them are for the log.
-	msg := service.Public(err)
-	finer := func(class string) *apiError {
-		return &apiError{class: class, code: cmp.Or(service.CodeOf(err), class), message: msg, retryAfter: service.RetryAfterOf(err)}
+	if sw, ok := w.(*statusWriter); ok {
+		sw.code = e.Code
 	}
+	writeError(w, status, e)
+}
+
+// writeError writes the one JSON body of every error, with Retry-After when
+// the client should try again.
+func writeError(w http.ResponseWriter, status int, e *service.Error) {
 	switch {
-	case errors.Is(err, service.ErrNotFound):
-		return newError(CodeNotFound, msg)
-	case errors.Is(err, service.ErrUnauthorized):
-		return newError(CodeUnauthorized, msg)
-	case errors.Is(err, service.ErrInvalid):
-		return finer(CodeInvalid)
-	case errors.Is(err, service.ErrConflict):
-		return finer(CodeConflict)
-	case errors.Is(err, service.ErrLimited):
-		return finer(CodeRateLimited)
-	case errors.Is(err, service.ErrBusy):
-		return &apiError{class: CodeBusy, code: CodeBusy, message: msg, cause: err}
-	case errors.Is(err, service.ErrUnavailable):
-		return &apiError{class: CodeUnavailable, code: CodeUnavailable, message: msg, cause: err}
+	case e.RetryAfter > 0:
+		w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(e.RetryAfter.Seconds()))))
+	case status == http.StatusServiceUnavailable:
+		// A busy game or a store hiccup passes quickly; the action id (or join
+		// id) makes the retry safe.
+		w.Header().Set("Retry-After", "1")
 	}
-	return &apiError{class: CodeInternal, code: CodeInternal, message: "internal error", cause: err}
+	var body errorBody
+	body.Error.Code, body.Error.Message = e.Code, e.Message
+	writeJSON(w, status, body)
+}
+
+// TooManyRequests answers a client over a rate limit (the local server's,
+// ratelimit.Wrap) with the API's own 429, to try again after wait.
+func TooManyRequests(w http.ResponseWriter, wait time.Duration) {
+	apiHeaders(w.Header())
+	e := service.Refuse(service.ErrLimited, "too many requests: slow down")
+	e.RetryAfter = wait
+	writeError(w, statusOfError(e), e)
 }

@@ -5,21 +5,39 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
 	"citysleeps/shared/httpapi/apitest"
+	"citysleeps/shared/rules"
+	"citysleeps/shared/service"
 )
 
 // checkDecodeError fails unless err is a client error with a 4xx status.
 func checkDecodeError(t *testing.T, err error) {
 	t.Helper()
-	var ae *apiError
-	if !errors.As(err, &ae) {
-		t.Fatalf("error %v (%T) is not an API error", err, err)
+	var e *service.Error
+	if !errors.As(err, &e) {
+		t.Fatalf("error %v (%T) is not a service error", err, err)
 	}
-	if s := ae.status(); s < 400 || s > 499 || ae.message == "" {
+	if s := statusOfError(e); s < 400 || s > 499 || e.Message == "" {
 		t.Fatalf("error %v: status %d", err, s)
+	}
+}
+
+// onlyFields fails unless data is one JSON object (or null) whose keys are
+// all among fields, as the decoder matches them.
+func onlyFields(t *testing.T, data []byte, fields ...string) {
+	t.Helper()
+	var back map[string]any
+	if err := json.Unmarshal(data, &back); err != nil {
+		t.Fatalf("accepted %q, which is not one JSON object", data)
+	}
+	for k := range back {
+		if !slices.ContainsFunc(fields, func(f string) bool { return strings.EqualFold(f, k) }) {
+			t.Fatalf("accepted the unknown field %q", k)
+		}
 	}
 }
 
@@ -29,19 +47,20 @@ var createSeeds = []string{
 	`{"preset":"sport","x":1}`, `{"preset":"sport","lang":"\u0000"}`, `{"preset":"` + strings.Repeat("s", 40) + `"}`, ``, `{`,
 }
 
+// FuzzDecodeCreate: the create route only decodes (the service checks the
+// fields): any body is one JSON object of the create request's fields, or a
+// client error.
 func FuzzDecodeCreate(f *testing.F) {
 	for _, s := range createSeeds {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		req, err := decodeCreate(bytes.NewReader(data))
-		if err != nil {
+		var req service.CreateRequest
+		if err := decode(bytes.NewReader(data), &req); err != nil {
 			checkDecodeError(t, err)
 			return
 		}
-		if req.Preset == "" || len(req.Preset) > maxPreset || len(req.Lang) > maxLang || !printable(req.Lang) {
-			t.Fatalf("accepted %+v", req)
-		}
+		onlyFields(t, data, "preset", "options", "moderator", "lang")
 		if len(req.Options) > 0 && !json.Valid(req.Options) {
 			t.Fatalf("accepted options that are not JSON: %q", req.Options)
 		}
@@ -56,20 +75,12 @@ func FuzzDecodeJoin(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		req, err := decodeJoin(bytes.NewReader(data))
-		if err != nil {
+		var req service.JoinRequest
+		if err := decode(bytes.NewReader(data), &req); err != nil {
 			checkDecodeError(t, err)
 			return
 		}
-		var back map[string]any
-		if err := json.Unmarshal(data, &back); err != nil {
-			t.Fatalf("accepted %q, which is not one JSON object: %+v", data, req)
-		}
-		for k := range back {
-			if !strings.EqualFold(k, "name") && !strings.EqualFold(k, "joinId") && !strings.EqualFold(k, "device") {
-				t.Fatalf("accepted the unknown field %q", k)
-			}
-		}
+		onlyFields(t, data, "name", "joinId", "device")
 	})
 }
 
@@ -81,18 +92,20 @@ var actionSeeds = []string{
 	`{"id":"a","type":"vote_all","yes":"no"}`, `{"id":"a","type":"seat","seat":1e99}`, `[1]`, `nul`, `{"id":"a","type":"start"}{}`,
 }
 
+// FuzzDecodeAction: the actions route only decodes (the service and the rules
+// check the action); the deal is never the client's.
 func FuzzDecodeAction(f *testing.F) {
 	for _, s := range actionSeeds {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		a, err := decodeAction(bytes.NewReader(data))
-		if err != nil {
+		var a rules.Action
+		if err := decode(bytes.NewReader(data), &a); err != nil {
 			checkDecodeError(t, err)
 			return
 		}
-		if a.Type == "" || len(a.ID) > maxActionID || a.Deal != [32]byte{} {
-			t.Fatalf("accepted %+v", a)
+		if a.Deal != [32]byte{} {
+			t.Fatalf("accepted a deal from the client: %+v", a)
 		}
 	})
 }

@@ -7,17 +7,14 @@ import (
 	"crypto/subtle"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"log/slog"
-	"math"
 	"net/http"
 	"os"
 	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"citysleeps/shared/rules"
@@ -96,11 +93,11 @@ func New(cfg Config) http.Handler {
 		allow := strings.Join(methods, ", ")
 		mux.HandleFunc(p, func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Allow", allow)
-			h.fail(w, r, newError(CodeMethodNotAllowed, "this route takes "+allow))
+			h.fail(w, r, service.Refuse(service.ErrMethodNotAllowed, "this route takes "+allow))
 		})
 	}
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		h.fail(w, r, newError(CodeNotFound, "no such route"))
+		h.fail(w, r, service.Refuse(service.ErrNotFound, "no such route"))
 	})
 	return h.middleware(mux)
 }
@@ -144,7 +141,7 @@ func (h *handler) middleware(next http.Handler) http.Handler {
 		sw := &statusWriter{ResponseWriter: w}
 		apiHeaders(w.Header())
 		if len(want) > 0 && subtle.ConstantTimeCompare([]byte(r.Header.Get(OriginHeader)), want) != 1 {
-			h.fail(sw, r, newError(CodeForbidden, "requests come through the site's address"))
+			h.fail(sw, r, service.Refuse(service.ErrForbidden, "requests come through the site's address"))
 			return
 		}
 		defer func() {
@@ -155,7 +152,7 @@ func (h *handler) middleware(next http.Handler) http.Handler {
 				h.log.ErrorContext(r.Context(), "panic", "method", r.Method, "path", r.URL.Path,
 					"panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 				if sw.status == 0 {
-					writeError(sw, newError(CodeInternal, "internal error"))
+					writeError(sw, http.StatusInternalServerError, service.Refuse(service.ErrInternal, "internal error"))
 				}
 				sw.code = CodeInternal
 			}
@@ -168,37 +165,6 @@ func (h *handler) middleware(next http.Handler) http.Handler {
 		}()
 		next.ServeHTTP(sw, r)
 	})
-}
-
-// fail writes err as the error response, logging what the client is not shown.
-func (h *handler) fail(w http.ResponseWriter, r *http.Request, err error) {
-	ae := toAPIError(err)
-	if ae.cause != nil {
-		level := slog.LevelWarn
-		if ae.class == CodeInternal {
-			level = slog.LevelError
-		}
-		h.log.Log(r.Context(), level, "request failed", "method", r.Method, "route", r.Pattern,
-			"code", ae.code, "err", ae.cause.Error())
-	}
-	if sw, ok := w.(*statusWriter); ok {
-		sw.code = ae.code
-	}
-	writeError(w, ae)
-}
-
-func writeError(w http.ResponseWriter, ae *apiError) {
-	switch {
-	case ae.retryAfter > 0:
-		w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(ae.retryAfter.Seconds()))))
-	case ae.status() == http.StatusServiceUnavailable:
-		// A busy game or a store hiccup passes quickly; the action id (or join
-		// id) makes the retry safe.
-		w.Header().Set("Retry-After", "1")
-	}
-	var body errorBody
-	body.Error.Code, body.Error.Message = ae.code, ae.message
-	writeJSON(w, ae.status(), body)
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
@@ -218,24 +184,10 @@ func writeRaw(w http.ResponseWriter, status int, contentType string, data []byte
 	w.Write(data)
 }
 
-// code returns the room code of the request's path, or fails with 404.
-func (h *handler) code(w http.ResponseWriter, r *http.Request) (string, bool) {
-	code := r.PathValue("code")
-	if !validCode(code) {
-		h.fail(w, r, newError(CodeNotFound, "no such game"))
-		return "", false
-	}
-	return code, true
-}
-
 // POST /api/games
 func (h *handler) create(w http.ResponseWriter, r *http.Request) {
 	var req service.CreateRequest
-	err := readBody(w, r, &req)
-	if err == nil {
-		req, err = checkCreate(req)
-	}
-	if err != nil {
+	if err := readBody(w, r, &req); err != nil {
 		h.fail(w, r, err)
 		return
 	}
@@ -256,10 +208,7 @@ func (h *handler) create(w http.ResponseWriter, r *http.Request) {
 
 // POST /api/games/{code}/players
 func (h *handler) join(w http.ResponseWriter, r *http.Request) {
-	code, ok := h.code(w, r)
-	if !ok {
-		return
-	}
+	code := r.PathValue("code")
 	var req service.JoinRequest
 	if err := readBody(w, r, &req); err != nil {
 		h.fail(w, r, err)
@@ -280,10 +229,7 @@ func (h *handler) join(w http.ResponseWriter, r *http.Request) {
 
 // GET /api/games/{code}
 func (h *handler) read(w http.ResponseWriter, r *http.Request) {
-	code, ok := h.code(w, r)
-	if !ok {
-		return
-	}
+	code := r.PathValue("code")
 	token, err := bearer(r)
 	if err != nil {
 		h.fail(w, r, err)
@@ -302,24 +248,14 @@ func (h *handler) read(w http.ResponseWriter, r *http.Request) {
 
 // POST /api/games/{code}/actions
 func (h *handler) act(w http.ResponseWriter, r *http.Request) {
-	code, ok := h.code(w, r)
-	if !ok {
-		return
-	}
+	code := r.PathValue("code")
 	token, err := bearer(r)
-	if err == nil && token == "" {
-		err = newError(CodeUnauthorized, "actions need the player's or host's token: Authorization: Bearer <token>")
-	}
 	if err != nil {
 		h.fail(w, r, err)
 		return
 	}
 	var a rules.Action
-	err = readBody(w, r, &a)
-	if err == nil {
-		a, err = checkAction(a)
-	}
-	if err != nil {
+	if err := readBody(w, r, &a); err != nil {
 		h.fail(w, r, err)
 		return
 	}
@@ -333,14 +269,8 @@ func (h *handler) act(w http.ResponseWriter, r *http.Request) {
 
 // POST /api/games/{code}/next: the host opens the next game for the same table.
 func (h *handler) again(w http.ResponseWriter, r *http.Request) {
-	code, ok := h.code(w, r)
-	if !ok {
-		return
-	}
+	code := r.PathValue("code")
 	token, err := bearer(r)
-	if err == nil && token == "" {
-		err = newError(CodeUnauthorized, "the host's token is needed: Authorization: Bearer <token>")
-	}
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -361,10 +291,7 @@ func (h *handler) again(w http.ResponseWriter, r *http.Request) {
 
 // GET /api/games/{code}/qr.svg
 func (h *handler) qr(w http.ResponseWriter, r *http.Request) {
-	code, ok := h.code(w, r)
-	if !ok {
-		return
-	}
+	code := r.PathValue("code")
 	if _, err := h.cfg.Games.Read(r.Context(), code, ""); err != nil {
 		h.fail(w, r, err)
 		return
@@ -388,7 +315,7 @@ const healthCode = "ZZZZZZ"
 func (h *handler) health(w http.ResponseWriter, r *http.Request) {
 	_, err := h.cfg.Games.Read(r.Context(), healthCode, "")
 	if err != nil {
-		if c := toAPIError(err).class; c != CodeUnavailable && c != CodeBusy && c != CodeInternal {
+		if statusOfError(service.As(err)) < 500 {
 			err = nil // the store answered: most likely, no such game
 		}
 	}
@@ -573,86 +500,4 @@ func validHost(host string) bool {
 		}
 	}
 	return true
-}
-
-// Lazy returns Games that builds the real ones with build on first use, so that
-// a Lambda function's init does no work that can wait. A failed build is
-// retried by the next request; until one succeeds every call fails with
-// service.ErrUnavailable. Nothing of one game is kept between requests: only
-// what build returns (the store client and the service).
-func Lazy(build func(context.Context) (Games, error)) Games {
-	return &lazy{build: build}
-}
-
-type lazy struct {
-	build func(context.Context) (Games, error)
-	mu    sync.Mutex
-	games Games
-}
-
-func (l *lazy) get(ctx context.Context) (Games, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.games != nil {
-		return l.games, nil
-	}
-	g, err := l.build(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %v", service.ErrUnavailable, err)
-	}
-	l.games = g
-	return g, nil
-}
-
-func (l *lazy) Create(ctx context.Context, req service.CreateRequest) (service.Created, error) {
-	g, err := l.get(ctx)
-	if err != nil {
-		return service.Created{}, err
-	}
-	return g.Create(ctx, req)
-}
-
-func (l *lazy) Join(ctx context.Context, code string, req service.JoinRequest) (service.Joined, error) {
-	g, err := l.get(ctx)
-	if err != nil {
-		return service.Joined{}, err
-	}
-	return g.Join(ctx, code, req)
-}
-
-func (l *lazy) Read(ctx context.Context, code, token string) (rules.View, error) {
-	g, err := l.get(ctx)
-	if err != nil {
-		return rules.View{}, err
-	}
-	return g.Read(ctx, code, token)
-}
-
-func (l *lazy) Act(ctx context.Context, code, token string, a rules.Action) (rules.View, error) {
-	g, err := l.get(ctx)
-	if err != nil {
-		return rules.View{}, err
-	}
-	return g.Act(ctx, code, token, a)
-}
-
-func (l *lazy) Again(ctx context.Context, code, token string) (service.Created, error) {
-	g, err := l.get(ctx)
-	if err != nil {
-		return service.Created{}, err
-	}
-	return g.Again(ctx, code, token)
-}
-
-// Revision forwards to the built Games' Revision, if it has one.
-func (l *lazy) Revision(ctx context.Context, code, token string) (service.Revision, error) {
-	g, err := l.get(ctx)
-	if err != nil {
-		return service.Revision{}, err
-	}
-	vr, ok := g.(revisioner)
-	if !ok {
-		return service.Revision{}, errors.ErrUnsupported
-	}
-	return vr.Revision(ctx, code, token)
 }

@@ -1,6 +1,9 @@
 package rules
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+)
 
 // Error is a refusal by the rules: the action is not possible, and the state is
 // unchanged. Code is a stable machine-readable word; the HTTP layer maps each Kind to
@@ -60,6 +63,12 @@ var (
 // refusal wraps a sentinel with a more specific message while keeping errors.Is.
 func refusal(base *Error, msg string) *Error {
 	return &Error{Kind: base.Kind, Code: base.Code, Message: msg}
+}
+
+// refusef is base with what exactly is wrong after its own message, so that
+// the refusal's Message is whole and nobody reads it out of Error().
+func refusef(base *Error, format string, args ...any) *Error {
+	return refusal(base, base.Message+": "+fmt.Sprintf(format, args...))
 }
 
 // AsError returns the rules refusal inside err, if there is one.

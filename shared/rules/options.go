@@ -1,9 +1,6 @@
 package rules
 
-import (
-	"fmt"
-	"slices"
-)
+import "slices"
 
 // Options are the rules in force for one game: a preset's defaults with any house
 // changes on top. Every switch the rule texts vary on is here, with the rule that
@@ -268,7 +265,7 @@ func Preset(name string) (Options, error) {
 		base.Defence, base.LastWord, base.ExtraSpeech = 60, 30, 30
 		base.WarningsToMute, base.WarningsToRemove = 0, 0
 	default:
-		return Options{}, fmt.Errorf("%w: unknown preset %q", ErrInvalidOptions, name)
+		return Options{}, refusef(ErrInvalidOptions, "unknown preset %q", name)
 	}
 	base.Preset = name
 	return base, nil
@@ -304,7 +301,7 @@ func (o Options) MafiaCount(n int) int {
 // size between MinPlayers and MaxPlayers.
 func (o Options) Validate() error {
 	if !slices.Contains(Presets, o.Preset) {
-		return fmt.Errorf("%w: preset must be one of %v, not %q", ErrInvalidOptions, Presets, o.Preset)
+		return refusef(ErrInvalidOptions, "preset must be one of %v, not %q", Presets, o.Preset)
 	}
 	for _, spec := range OptionSpecs {
 		if err := spec.check(o); err != nil {
@@ -312,22 +309,22 @@ func (o Options) Validate() error {
 		}
 	}
 	if o.MaxPlayers < o.MinPlayers {
-		return fmt.Errorf("%w: maxPlayers must be at least minPlayers (%d), not %d", ErrInvalidOptions, o.MinPlayers, o.MaxPlayers)
+		return refusef(ErrInvalidOptions, "maxPlayers must be at least minPlayers (%d), not %d", o.MinPlayers, o.MaxPlayers)
 	}
 	if o.WarningsToMute > 0 && o.WarningsToRemove > 0 && o.WarningsToMute >= o.WarningsToRemove {
-		return fmt.Errorf("%w: warningsToMute must be below warningsToRemove", ErrInvalidOptions)
+		return refusef(ErrInvalidOptions, "warningsToMute must be below warningsToRemove")
 	}
 	if (o.TestamentKills && !o.Testament) || ((o.Testament || o.RevealAfter > 0 || o.DoubleDeath) && !o.Sheriff) {
-		return fmt.Errorf("%w: the Commissar's testament, reveal and double death need a Commissar (and testamentKills needs testament)", ErrInvalidOptions)
+		return refusef(ErrInvalidOptions, "the Commissar's testament, reveal and double death need a Commissar (and testamentKills needs testament)")
 	}
 	if o.DonChecks && !o.Don {
-		return fmt.Errorf("%w: donChecks needs a Don", ErrInvalidOptions)
+		return refusef(ErrInvalidOptions, "donChecks needs a Don")
 	}
 	if (o.DoctorVictims || o.DoctorOncePerPlayer || o.DoctorNamesPatient) && !o.Doctor {
-		return fmt.Errorf("%w: the Doctor's options need a Doctor", ErrInvalidOptions)
+		return refusef(ErrInvalidOptions, "the Doctor's options need a Doctor")
 	}
 	if o.Voting == VotingAnyone && o.NomineeDefence {
-		return fmt.Errorf("%w: nominee defence needs voting on nominees", ErrInvalidOptions)
+		return refusef(ErrInvalidOptions, "nominee defence needs voting on nominees")
 	}
 	// Every table size the options allow must be dealable, so a lobby never fills
 	// to a size that cannot start.
@@ -345,13 +342,13 @@ func (o Options) Validate() error {
 func (o Options) ValidateTable(n int) error {
 	if n < o.MinPlayers || n > o.MaxPlayers {
 		if o.MinPlayers == o.MaxPlayers {
-			return fmt.Errorf("%w: this rule set needs exactly %d players, not %d", ErrInvalidTable, o.MinPlayers, n)
+			return refusef(ErrInvalidTable, "this rule set needs exactly %d players, not %d", o.MinPlayers, n)
 		}
-		return fmt.Errorf("%w: this rule set needs %d to %d players, not %d", ErrInvalidTable, o.MinPlayers, o.MaxPlayers, n)
+		return refusef(ErrInvalidTable, "this rule set needs %d to %d players, not %d", o.MinPlayers, o.MaxPlayers, n)
 	}
 	black := o.MafiaCount(n)
 	if black < 1 {
-		return fmt.Errorf("%w: a game needs at least one mafia", ErrInvalidTable)
+		return refusef(ErrInvalidTable, "a game needs at least one mafia")
 	}
 	town := 0
 	for _, on := range []bool{o.Sheriff, o.Doctor, o.Lover, o.Advocate, o.Cinderella} {
@@ -364,13 +361,13 @@ func (o Options) ValidateTable(n int) error {
 		others--
 	}
 	if others < town || others < 1 {
-		return fmt.Errorf("%w: %d players leave no room for %d mafia and the special roles", ErrInvalidTable, n, black)
+		return refusef(ErrInvalidTable, "%d players leave no room for %d mafia and the special roles", n, black)
 	}
 	if o.Maniac && o.ManiacSide == ManiacMafia {
 		black++ // R-MANIAC-11: he counts with the mafia
 	}
 	if black*2 >= n {
-		return fmt.Errorf("%w: %d mafia among %d players would win before the game begins", ErrInvalidTable, black, n)
+		return refusef(ErrInvalidTable, "%d mafia among %d players would win before the game begins", black, n)
 	}
 	return nil
 }

@@ -1,7 +1,6 @@
 package rules
 
 import (
-	"fmt"
 	"reflect"
 	"slices"
 	"strings"
@@ -120,11 +119,11 @@ func (spec OptionSpec) check(o Options) error {
 	switch spec.Kind {
 	case KindChoice:
 		if !slices.Contains(spec.Choices, v.String()) {
-			return fmt.Errorf("%w: %s must be one of %v, not %q", ErrInvalidOptions, spec.Key, spec.Choices, v.String())
+			return refusef(ErrInvalidOptions, "%s must be one of %v, not %q", spec.Key, spec.Choices, v.String())
 		}
 	case KindInt:
 		if n := int(v.Int()); n < spec.Min || n > spec.Max {
-			return fmt.Errorf("%w: %s must be between %d and %d, not %d", ErrInvalidOptions, spec.Key, spec.Min, spec.Max, n)
+			return refusef(ErrInvalidOptions, "%s must be between %d and %d, not %d", spec.Key, spec.Min, spec.Max, n)
 		}
 	}
 	return nil

@@ -173,6 +173,10 @@ const (
 	joinEvery = 6 * time.Second
 )
 
+// CodeJoinLimited is the code of a join refused because the game gave many
+// seats in a short time (ErrLimited).
+const CodeJoinLimited = "join_limited"
+
 // takeJoin takes one seat from the game's allowance at now, or says how long
 // until there is one (the "generic cell rate algorithm": JoinsFull moves on by
 // joinEvery per join, and a join may not push it more than joinBurst joins
@@ -180,7 +184,7 @@ const (
 func (e *envelope) takeJoin(now time.Time) error {
 	full := max(e.JoinsFull, now.UnixMilli()) + joinEvery.Milliseconds()
 	if over := time.Duration(full-now.UnixMilli())*time.Millisecond - joinBurst*joinEvery; over > 0 {
-		return &Error{Kind: ErrLimited, Code: "join_limited", RetryAfter: over,
+		return &Error{Kind: ErrLimited, Code: CodeJoinLimited, RetryAfter: over,
 			Message: "many players have joined this game in a short time; try again in a few seconds"}
 	}
 	e.JoinsFull = full

@@ -133,7 +133,7 @@ func (s *Service) commit(code string, batch []*request) {
 	out, err = s.loop(ctx, op, code, func(env *envelope, now time.Time, try int) (bool, error) {
 		changed := false
 		for _, r := range batch {
-			c, err := r.apply(env, now, try)
+			c, err := r.apply.run(env, now, try)
 			r.err = err
 			changed = changed || c
 		}

@@ -32,10 +32,11 @@
 //	v, err := svc.Act(ctx, c.Code, c.HostToken, rules.Action{ID: "a1", Type: rules.ActStart})
 //	v, err = svc.Read(ctx, c.Code, j.Token) // Аня's view; "" for the shared screen
 //
-// Errors are *Error values of a kind (ErrInvalid, ErrUnauthorized, ErrNotFound,
-// ErrBusy, ErrUnavailable, ErrInternal; see errors.go for the status each maps to)
-// with a message safe for clients, or the rules engine's own *rules.Error when the
-// rules refuse an action.
+// The service is the one place a request is checked (the HTTP layer only
+// decodes it), and every error it returns is an *Error of a Kind (ErrInvalid,
+// ErrUnauthorized, ErrNotFound, ErrConflict, ErrBusy, ErrUnavailable, …; see
+// errors.go for the status each maps to) with a code and a message safe for
+// clients; a refusal by the rules becomes one with the rules' own code.
 //
 // The package servicetest plays games through a Service with bots and injects
 // store faults, for tests here and in other packages.

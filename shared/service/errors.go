@@ -3,44 +3,49 @@ package service
 import (
 	"errors"
 	"time"
+
+	"citysleeps/shared/rules"
 )
 
-// The kinds of failure the service returns, besides the rules' own refusals
-// (*rules.Error, returned as they are). Test for them with errors.Is; the HTTP
-// layer maps each kind to one status:
-//
-//	ErrInvalid      400  the request itself is wrong (bad create request, name, action id)
-//	ErrUnauthorized 401  no token where one is needed, or a token that matches nobody here
-//	ErrNotFound     404  no such game (never created, malformed code, or expired)
-//	ErrConflict     409  not possible with the game as it is (a name that looks like one at the table)
-//	ErrLimited      429  too many joins of this game lately; retry after a while (Error.RetryAfter)
-//	ErrBusy         503  too many writers at once; retry the same request (same action id)
-//	ErrUnavailable  503  the store failed or timed out; retry later
-//	ErrInternal     500  a stored game could not be read back; a bug, logged
-//
-// ErrBusy is a 503 and not a 409: in this API 409 says "not possible now", which a
-// client must not retry, while a busy game is worth retrying at once, and the
-// action id makes the retry safe. A Retry-After of a second is plenty.
-var (
-	ErrInvalid      = errors.New("invalid request")
-	ErrUnauthorized = errors.New("unknown or missing token")
-	ErrNotFound     = errors.New("no such game")
-	ErrConflict     = errors.New("not possible with the game as it is")
-	ErrLimited      = errors.New("too many requests for this game, try again later")
-	ErrBusy         = errors.New("the game is busy, try again")
-	ErrUnavailable  = errors.New("the game store is unavailable, try again later")
-	ErrInternal     = errors.New("internal error")
+// Kind is the class of an error: what the HTTP layer maps to a status (its one
+// table, httpapi's statusOf), and the code a client sees unless the error names
+// a finer one. A Kind is an error itself, so errors.Is(err, ErrBusy) tests an
+// *Error's kind.
+type Kind string
+
+func (k Kind) Error() string { return string(k) }
+
+// The kinds, with the status each maps to. ErrBusy is a 503 and not a 409: in
+// this API 409 says "not possible now", which a client must not retry, while a
+// busy game is worth retrying at once, and the action id makes the retry safe.
+const (
+	ErrMalformed        Kind = "malformed"              // 400 the body is not the JSON its route takes (the HTTP layer's decoding)
+	ErrInvalid          Kind = "invalid"                // 400 well-formed, but a field is wrong (a create request, name, action id; the rules' unknown_action, bad_field…)
+	ErrUnauthorized     Kind = "unauthorized"           // 401 no token where one is needed, or one that matches nobody here
+	ErrForbidden        Kind = "forbidden"              // 403 not allowed for this player (the rules' not_host, banned…), or a request that did not come through the site
+	ErrNotFound         Kind = "not_found"              // 404 no such game (never created, malformed code, or expired), or no such route
+	ErrMethodNotAllowed Kind = "method_not_allowed"     // 405 the route takes another method
+	ErrConflict         Kind = "conflict"               // 409 not possible with the game as it is (a look-alike name; the rules' wrong_phase…)
+	ErrTooLarge         Kind = "too_large"              // 413 the body is over the HTTP layer's limit
+	ErrUnsupportedType  Kind = "unsupported_media_type" // 415 a body that does not say it is JSON
+	ErrLimited          Kind = "rate_limited"           // 429 too many requests (join_limited: too many joins of this game lately); Error.RetryAfter
+	ErrBusy             Kind = "busy"                   // 503 too many writers at once; retry the same request (same action id)
+	ErrUnavailable      Kind = "unavailable"            // 503 the store failed or timed out; retry later
+	ErrInternal         Kind = "internal"               // 500 a bug, or a stored game that cannot be read back; logged
 )
 
-// Error is a service failure. Message is written for the client and is safe to
-// send; Cause is the internal reason (a store or decoding error), for logs only.
+// Error is every refusal and failure a client is told of: the service's own,
+// the rules' refusals (translated once, by refused), and the HTTP layer's
+// (its decoding, routes and limits). Code and Message are what the client
+// sees; Cause is the internal reason (a store or decoding error, or the rules'
+// refusal), for logs only.
 //
-// errors.Is matches the Kind, and also the Cause, so a caller can tell a cancelled
-// request (context.Canceled) from a store outage. The Cause is never a
-// *rules.Error: refusals by the rules are returned unwrapped.
+// errors.Is matches the Kind, and also the Cause, so a caller can tell a
+// cancelled request (context.Canceled) from a store outage, or which refusal
+// of the rules (rules.ErrWrongPhase) it was.
 type Error struct {
-	Kind    error  // one of ErrInvalid, ErrUnauthorized, ErrNotFound, ErrConflict, ErrLimited, ErrBusy, ErrUnavailable, ErrInternal
-	Code    string // a finer code for the client (such as "name_invisible"), or "" for the kind's own
+	Kind    Kind
+	Code    string // what the client sees: the kind's own, or a finer one (such as "name_invisible")
 	Message string // for the client
 	Cause   error  // for the log; may be nil
 	// RetryAfter is how long the client should wait before it tries again
@@ -64,43 +69,47 @@ func (e *Error) Unwrap() []error {
 	return []error{e.Kind, e.Cause}
 }
 
-// Public returns the message of err that may be shown to a client: the Message of
-// a service *Error, or the kind's own text for a bare sentinel. For any other error
-// (a *rules.Error has its own Message) it returns "internal error".
-func Public(err error) string {
+// Refuse returns a refusal of kind with its own code and message.
+func Refuse(kind Kind, msg string) *Error {
+	return &Error{Kind: kind, Code: string(kind), Message: msg}
+}
+
+// As returns the *Error in err, which is what a client is shown of it. Any
+// other error is a bug: an ErrInternal with err as its cause.
+func As(err error) *Error {
 	var e *Error
 	if errors.As(err, &e) {
-		return e.Message
+		return e
 	}
-	for _, k := range []error{ErrInvalid, ErrUnauthorized, ErrNotFound, ErrConflict, ErrLimited, ErrBusy, ErrUnavailable, ErrInternal} {
-		if err == k {
-			return k.Error()
-		}
-	}
-	return ErrInternal.Error()
+	return fail(ErrInternal, "internal error", err)
 }
 
-func fail(kind error, msg string, cause error) *Error {
-	return &Error{Kind: kind, Message: msg, Cause: cause}
+func fail(kind Kind, msg string, cause error) *Error {
+	return &Error{Kind: kind, Code: string(kind), Message: msg, Cause: cause}
 }
 
-// CodeOf returns the finer code of a service *Error in err, or "".
-func CodeOf(err error) string {
+func invalid(msg string) *Error { return Refuse(ErrInvalid, msg) }
+
+// kindOfRefusal puts the rules' kinds of refusal into the service's.
+var kindOfRefusal = map[rules.Kind]Kind{
+	rules.Invalid:   ErrInvalid,
+	rules.Forbidden: ErrForbidden,
+	rules.Conflict:  ErrConflict,
+}
+
+// refused returns err as the service returns it: a refusal by the rules becomes
+// an *Error with the rules' own code and message, and the refusal as its cause;
+// anything else is returned as it is. It is the one place the rules' refusals
+// are translated.
+func refused(err error) error {
 	var e *Error
-	if errors.As(err, &e) {
-		return e.Code
+	re, ok := rules.AsError(err)
+	if !ok || errors.As(err, &e) {
+		return err
 	}
-	return ""
-}
-
-// RetryAfterOf returns how long the client of a service *Error in err should
-// wait before trying again, or zero.
-func RetryAfterOf(err error) time.Duration {
-	var e *Error
-	if errors.As(err, &e) {
-		return e.RetryAfter
+	kind, known := kindOfRefusal[re.Kind]
+	if !known {
+		return fail(ErrInternal, "internal error", err)
 	}
-	return 0
+	return &Error{Kind: kind, Code: re.Code, Message: re.Message, Cause: re}
 }
-
-func invalid(msg string) *Error { return fail(ErrInvalid, msg, nil) }

@@ -90,7 +90,7 @@ func TestJoinLookalike(t *testing.T) {
 	for _, name := range []string{"Аnna", "ANNA", "Ａｎｎａ"} {
 		_, err := f.svc.Join(ctx, c.Code, service.JoinRequest{Name: name})
 		wantErr(t, name, err, service.ErrConflict)
-		if code := service.CodeOf(err); code != service.CodeNameLookalike {
+		if code := service.As(err).Code; code != service.CodeNameLookalike {
 			t.Errorf("%s: code %q", name, code)
 		}
 	}
@@ -129,7 +129,7 @@ func TestJoinLimit(t *testing.T) {
 	before := f.item(t, c.Code).Version
 	err := churn()
 	wantErr(t, "join 41 at once", err, service.ErrLimited)
-	if wait := service.RetryAfterOf(err); wait <= 0 || wait > 6*time.Second {
+	if wait := service.As(err).RetryAfter; wait <= 0 || wait > 6*time.Second {
 		t.Errorf("retry after %v, want up to 6 s", wait)
 	}
 	if f.item(t, c.Code).Version != before {

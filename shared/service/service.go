@@ -18,6 +18,7 @@ import (
 
 	"citysleeps/shared/rules"
 	"citysleeps/shared/store"
+	"citysleeps/shared/strictjson"
 )
 
 // Defaults of the options.
@@ -214,7 +215,7 @@ func (s *Service) put(ctx context.Context, op string, env *envelope, game func(c
 		now := s.now()
 		st, err := game(code, now)
 		if err != nil {
-			return "", time.Time{}, err
+			return "", time.Time{}, refused(err)
 		}
 		env.State = st
 		b, err := encode(env)
@@ -325,6 +326,7 @@ func (s *Service) ours(ctx context.Context, code string, h []byte) bool {
 
 // parseCreate checks a create request and works out the game's rules.
 func parseCreate(req CreateRequest) (rules.Options, string, string, error) {
+	req.Preset = strings.TrimSpace(req.Preset)
 	if req.Preset == "" {
 		return rules.Options{}, "", "", invalid("preset is required: one of " + strings.Join(rules.Presets, ", "))
 	}
@@ -333,20 +335,20 @@ func parseCreate(req CreateRequest) (rules.Options, string, string, error) {
 		return rules.Options{}, "", "", invalid(fmt.Sprintf("unknown preset %q: use one of %s", req.Preset, strings.Join(rules.Presets, ", ")))
 	}
 	if raw := bytes.TrimSpace(req.Options); len(raw) > 0 && !bytes.Equal(raw, []byte("null")) {
-		dec := json.NewDecoder(bytes.NewReader(raw))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&opts); err != nil {
-			return rules.Options{}, "", "", invalid("options: " + jsonProblem(err))
-		}
-		if dec.More() {
-			return rules.Options{}, "", "", invalid("options: one JSON object expected")
+		var se *strictjson.Error
+		if err := strictjson.Decode(raw, &opts); errors.As(err, &se) {
+			return rules.Options{}, "", "", invalid("options: " + se.Message)
 		}
 		if opts.Preset != req.Preset {
 			return rules.Options{}, "", "", invalid("options.preset must be the same as preset")
 		}
 	}
 	if err := opts.Validate(); err != nil {
-		return rules.Options{}, "", "", invalid(strings.TrimPrefix(err.Error(), "rules: "))
+		// The rules of a game not yet made are a field of the request: its
+		// refusal keeps the rules' message under the code of any bad field.
+		e := As(refused(err))
+		e.Code = string(ErrInvalid)
+		return rules.Options{}, "", "", e
 	}
 	moderator := req.Moderator
 	switch moderator {
@@ -370,32 +372,11 @@ func parseCreate(req CreateRequest) (rules.Options, string, string, error) {
 	return opts, moderator, lang, nil
 }
 
-// jsonProblem describes a JSON decoding error in words fit for a client (the
-// decoder's own text names Go types).
-func jsonProblem(err error) string {
-	var te *json.UnmarshalTypeError
-	var se *json.SyntaxError
-	switch {
-	case errors.As(err, &te):
-		if te.Field == "" {
-			return "must be a JSON object"
-		}
-		return fmt.Sprintf("%s has the wrong type (got a JSON %s)", te.Field, te.Value)
-	case errors.As(err, &se):
-		return fmt.Sprintf("malformed JSON at byte %d", se.Offset)
-	case strings.HasPrefix(err.Error(), "json: unknown field "):
-		return "unknown rule " + strings.TrimPrefix(err.Error(), "json: unknown field ")
-	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
-		return "malformed JSON: unexpected end"
-	}
-	return "malformed JSON"
-}
-
 // Join seats a new player in the lobby and returns the player's id, their
 // secret token and their view. The name is normalized and checked here
 // (cleanName), and one that looks like a name at the table is refused; the
 // rules refuse a name already taken, a full table, a locked lobby, a banned
-// device and a game that has started, as *rules.Error. A game gives
+// device and a game that has started, each with its own code. A game gives
 // joinBurst seats at once and then one every joinEvery (ErrLimited).
 //
 // With a join id the token is derived from it and the game's key, so a join
@@ -516,8 +497,11 @@ func (s *Service) Act(ctx context.Context, code, token string, a rules.Action) (
 	if token == "" {
 		return rules.View{}, fail(ErrUnauthorized, "a token is needed to act", nil)
 	}
-	if !validActionID(a.ID) {
+	switch {
+	case !validActionID(a.ID):
 		return rules.View{}, invalid("an action needs an id of 1 to 64 letters, digits, '-' or '_'")
+	case a.Type == "":
+		return rules.View{}, invalid("an action needs a type")
 	}
 	a.Deal = [32]byte{}
 	if a.Type == rules.ActStart {
@@ -619,6 +603,12 @@ func (s *Service) Revision(ctx context.Context, code, token string) (Revision, e
 // sets anything it notes for its answer afresh each time.
 type step func(env *envelope, now time.Time, try int) (changed bool, err error)
 
+// run runs the step, its refusal by the rules made the service's own (refused).
+func (fn step) run(env *envelope, now time.Time, try int) (bool, error) {
+	changed, err := fn(env, now, try)
+	return changed, refused(err)
+}
+
 // outcome is the game as a request leaves it: its envelope, its stored version
 // (the new one if the request wrote it) and the time the request ran at. The
 // request builds its answer from it. Nothing changes it afterwards, so the
@@ -673,7 +663,7 @@ func (s *Service) loop(ctx context.Context, op, code string, fn step) (outcome, 
 			env.Tokens = map[string][]byte{}
 		}
 		now := s.now()
-		changed, err := fn(env, now, try)
+		changed, err := fn.run(env, now, try)
 		if err != nil {
 			return outcome{}, err
 		}

@@ -153,10 +153,10 @@ func TestCreateRefusesBadRequests(t *testing.T) {
 			t.Errorf("%s: err = %v, want ErrInvalid", name, err)
 			continue
 		}
-		if msg := service.Public(err); msg == "" || strings.Contains(msg, "json:") || strings.Contains(msg, "Go") {
+		if msg := service.As(err).Message; msg == "" || strings.Contains(msg, "json:") || strings.Contains(msg, "Go") {
 			t.Errorf("%s: client message %q is not for clients", name, msg)
 		}
-		t.Logf("%s: %s", name, service.Public(err))
+		t.Logf("%s: %s", name, service.As(err).Message)
 	}
 }
 
@@ -583,7 +583,7 @@ func TestStoreFailures(t *testing.T) {
 	if !errors.Is(err, errSecret) {
 		t.Errorf("the cause is not kept for the log: %v", err)
 	}
-	if msg := service.Public(err); strings.Contains(msg, "10.0.0.7") || strings.Contains(msg, "secret") {
+	if msg := service.As(err).Message; strings.Contains(msg, "10.0.0.7") || strings.Contains(msg, "secret") {
 		t.Errorf("client message %q leaks the cause", msg)
 	}
 	st.calls = 0
@@ -631,7 +631,7 @@ func TestCorruptItemIsInternal(t *testing.T) {
 	}
 	_, err := f.svc.Read(ctx, "ABCDEF", "")
 	wantErr(t, "read a corrupt item", err, service.ErrInternal)
-	if msg := service.Public(err); strings.Contains(msg, "format") {
+	if msg := service.As(err).Message; strings.Contains(msg, "format") {
 		t.Errorf("client message %q is internal", msg)
 	}
 }
@@ -718,12 +718,16 @@ func TestNoGameDataSharedBetweenGames(t *testing.T) {
 	wantErr(t, "a's token on b", err, service.ErrUnauthorized)
 }
 
-func TestPublicMessages(t *testing.T) {
-	if got := service.Public(service.ErrBusy); got != service.ErrBusy.Error() {
-		t.Errorf("Public(ErrBusy) = %q", got)
+// TestAs: what a client is shown of an error: a service *Error as it is, even
+// wrapped, and anything else as an internal error that keeps its cause for the log.
+func TestAs(t *testing.T) {
+	busy := &service.Error{Kind: service.ErrBusy, Code: "busy", Message: "the game is busy, try again"}
+	if got := service.As(fmt.Errorf("batch: %w", busy)); got != busy {
+		t.Errorf("As(wrapped) = %v", got)
 	}
-	if got := service.Public(io.ErrUnexpectedEOF); got != "internal error" {
-		t.Errorf("Public(unknown) = %q, want internal error", got)
+	got := service.As(io.ErrUnexpectedEOF)
+	if got.Kind != service.ErrInternal || got.Code != "internal" || got.Message != "internal error" || !errors.Is(got, io.ErrUnexpectedEOF) {
+		t.Errorf("As(unknown) = %+v", got)
 	}
 }
 

@@ -3,7 +3,7 @@
 // API Gateway adapter and the Lambda runtime loop.
 //
 // Nothing is done at init that can wait: the AWS configuration is loaded and the
-// DynamoDB client built on the first request (httpapi.Lazy), so a cold start
+// DynamoDB client built on the first request (lazy), so a cold start
 // costs the runtime's start and little more. Nothing of one game outlives its
 // request: only the store client and the service are kept.
 package lambdamain
@@ -42,13 +42,13 @@ func Run(function string) {
 // the environment (TABLE_NAME, DYNAMODB_ENDPOINT, AWS_REGION).
 func Handler(function string) http.Handler {
 	logger := slog.New(slog.NewJSONHandler(os.Stdout, nil))
-	games := httpapi.Lazy(func(ctx context.Context) (httpapi.Games, error) {
+	games := &lazy{build: func(ctx context.Context) (*service.Service, error) {
 		st, err := store.NewDynamoFromEnv(ctx)
 		if err != nil {
 			return nil, err
 		}
 		return service.New(st, service.WithLogger(logger)), nil
-	})
+	}}
 	return httpapi.New(httpapi.Config{
 		Games:              games,
 		Function:           function,

@@ -1,4 +1,7 @@
-package httpapi
+// Package ratelimit is the local server's per-address limit: a token bucket for
+// each client address. In AWS the edge and API Gateway limit instead
+// (template.yaml), so no Lambda function runs this.
+package ratelimit
 
 import (
 	"net"
@@ -7,39 +10,37 @@ import (
 	"time"
 )
 
-// LimitConfig sets a per-client token bucket: each client (by IP address) may
+// Config sets a per-client token bucket: each client (by IP address) may
 // send Burst requests at once and PerSecond on average.
-type LimitConfig struct {
+type Config struct {
 	PerSecond float64
 	Burst     int
 	// Now replaces the clock in tests.
 	Now func() time.Time
 }
 
-// DefaultLimit is the local server's limit. A phone polls about once a second
+// Default is the local server's limit. A phone polls about once a second
 // and a browser test drives ten phones from one address, so the limit is far
 // above honest use and stops only a runaway client or a flood.
-var DefaultLimit = LimitConfig{PerSecond: 50, Burst: 100}
+var Default = Config{PerSecond: 50, Burst: 100}
 
 // limiterIdle is how long a client's bucket is kept after its last request; a
 // full bucket holds nothing worth keeping.
 const limiterIdle = time.Minute
 
-// Limit wraps next with a per-client rate limit: a client over it gets 429 with a
-// Retry-After header and next is not called. It is for the local server, which
-// faces clients directly; in AWS, API Gateway throttles instead (template.yaml).
-// The client is the connection's IP address; X-Forwarded-For is not trusted.
-func Limit(next http.Handler, cfg LimitConfig) http.Handler {
+// Wrap wraps next with a per-client rate limit: a client over it is answered by
+// refuse, told how long until it may send again, and next is not called. The
+// local server, which faces clients directly, refuses with the API's own 429
+// (httpapi.TooManyRequests). The client is the connection's IP address;
+// X-Forwarded-For is not trusted.
+func Wrap(next http.Handler, cfg Config, refuse func(w http.ResponseWriter, wait time.Duration)) http.Handler {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
 	l := &limiter{cfg: cfg, buckets: map[string]*bucket{}}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if wait, ok := l.allow(clientIP(r)); !ok {
-			apiHeaders(w.Header())
-			ae := newError(CodeRateLimited, "too many requests: slow down")
-			ae.retryAfter = wait
-			writeError(w, ae)
+			refuse(w, wait)
 			return
 		}
 		next.ServeHTTP(w, r)
@@ -47,7 +48,7 @@ func Limit(next http.Handler, cfg LimitConfig) http.Handler {
 }
 
 type limiter struct {
-	cfg       LimitConfig
+	cfg       Config
 	mu        sync.Mutex
 	buckets   map[string]*bucket
 	lastSweep time.Time

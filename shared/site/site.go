@@ -1,4 +1,9 @@
-package httpapi
+// Package site serves the static frontend on the local server: the files that
+// make the site (Files) and the app's page for its routes, with the site's
+// security headers. In AWS the same files are copied to the bucket CloudFront
+// serves (the Makefile's upload, which a test holds to Files), and CloudFront
+// sends the same Content-Security-Policy (CSP).
+package site
 
 import (
 	"bytes"
@@ -10,27 +15,24 @@ import (
 	"strings"
 )
 
-// SiteCSP is the Content-Security-Policy of the static site: everything from the
+// CSP is the Content-Security-Policy of the static site: everything from the
 // site's own origin, images also as data: URLs, no inline or foreign script, no
 // plugins, no framing. CloudFront sends the same policy (template.yaml; a test
 // compares them).
-const SiteCSP = "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
+const CSP = "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
 
-// apiCSP is the Content-Security-Policy of API responses: JSON and the QR
-// code's SVG need nothing at all.
-const apiCSP = "default-src 'none'; frame-ancestors 'none'"
-
-// Site is what the static site is made of, as paths in the frontend/
+// Files is what the static site is made of, as paths in the frontend/
 // directory: files, and directories (ending in "/") all of whose files belong
 // to it. The rest of frontend/ (the browser tests' Go code, the unit tests,
-// README.md, package.json) is not the site: Static does not serve it, and the
+// README.md, package.json) is not the site: Handler does not serve it, and the
 // Makefile's upload does not copy it to the bucket (a test holds the two to
 // this list).
-var Site = []string{"index.html", "favicon.svg", "css/", "js/"}
+var Files = []string{"index.html", "favicon.svg", "css/", "js/"}
 
-// onSite reports whether name, a cleaned path in fsys, is one of Site's files.
-func onSite(name string) bool {
-	for _, s := range Site {
+// Has reports whether name, a clean slash-separated path in frontend/, is a
+// file of the site: one of Files or under one of its directories.
+func Has(name string) bool {
+	for _, s := range Files {
 		if name == s || strings.HasSuffix(s, "/") && strings.HasPrefix(name, s) {
 			return true
 		}
@@ -38,12 +40,12 @@ func onSite(name string) bool {
 	return false
 }
 
-// Static serves the frontend from fsys (the frontend/ directory): the files of
-// Site as they are, and the app's index.html for the pages that have no file
+// Handler serves the frontend from fsys (the frontend/ directory): the site's files
+// as they are, and the app's index.html for the pages that have no file
 // of their own: "/", "/new", "/join/{CODE}" and any other path whose last
 // segment has no file extension. Nothing else is served: no file outside
-// Site, no dotfile, no directory listing. Only GET and HEAD are allowed.
-func Static(fsys fs.FS) http.Handler {
+// Files, no dotfile, no directory listing. Only GET and HEAD are allowed.
+func Handler(fsys fs.FS) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siteHeaders(w.Header())
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
@@ -60,7 +62,7 @@ func Static(fsys fs.FS) http.Handler {
 		}
 		fi, err := fs.Stat(fsys, name)
 		switch {
-		case err == nil && !fi.IsDir() && onSite(name):
+		case err == nil && !fi.IsDir() && Has(name):
 		case appPage(name):
 			name = "index.html"
 		default:
@@ -108,20 +110,9 @@ func serveFile(w http.ResponseWriter, r *http.Request, fsys fs.FS, name string) 
 // siteHeaders are the security headers of every static response. Pages are
 // revalidated on each load (no-cache), so a new frontend shows at once.
 func siteHeaders(h http.Header) {
-	h.Set("Content-Security-Policy", SiteCSP)
+	h.Set("Content-Security-Policy", CSP)
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "no-referrer")
 	h.Set("X-Frame-Options", "DENY")
 	h.Set("Cache-Control", "no-cache")
-}
-
-// apiHeaders are the security headers of every API response. Views hold secrets
-// for one viewer, so nothing is stored by any cache (clients revalidate with
-// If-None-Match themselves).
-func apiHeaders(h http.Header) {
-	h.Set("Content-Security-Policy", apiCSP)
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Referrer-Policy", "no-referrer")
-	h.Set("X-Frame-Options", "DENY")
-	h.Set("Cache-Control", "no-store")
 }

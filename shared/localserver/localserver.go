@@ -1,4 +1,7 @@
-package httpapi
+// Package localserver is the http.Server of the game on one machine: the
+// local server (make run) and the load tool run the handlers on it. No Lambda
+// function does: API Gateway holds the connections there.
+package localserver
 
 import (
 	"log/slog"
@@ -6,12 +9,12 @@ import (
 	"time"
 )
 
-// NewServer returns the http.Server the local server (infra/server) runs h on,
+// New returns the http.Server the local server (infra/server) runs h on,
 // and the load tool with it. Its timeouts bound what a slow or idle client
 // holds: headers in 5 s, a body in 15, an answer in 30; idle keep-alive
 // connections (a phone between polls) are kept for 2 minutes. Lambda needs none
 // of this: API Gateway holds the connections.
-func NewServer(h http.Handler, logger *slog.Logger) *http.Server {
+func New(h http.Handler, logger *slog.Logger) *http.Server {
 	return &http.Server{
 		Handler:           h,
 		ReadHeaderTimeout: 5 * time.Second,

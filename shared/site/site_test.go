@@ -1,4 +1,4 @@
-package httpapi
+package site
 
 import (
 	"net/http"
@@ -8,7 +8,7 @@ import (
 	"testing/fstest"
 )
 
-func TestStatic(t *testing.T) {
+func TestHandler(t *testing.T) {
 	site := fstest.MapFS{
 		"index.html":      {Data: []byte("<!doctype html><title>City Sleeps</title>")},
 		"js/app.js":       {Data: []byte("console.log(1)")},
@@ -23,7 +23,7 @@ func TestStatic(t *testing.T) {
 		"package.json":      {Data: []byte(`{"private":true}`)},
 		"favicon.svg":       {Data: []byte("<svg/>")},
 	}
-	h := Static(site)
+	h := Handler(site)
 	tests := []struct {
 		method, path string
 		status       int
@@ -64,7 +64,7 @@ func TestStatic(t *testing.T) {
 		if tc.ctype != "" && w.Header().Get("Content-Type") != tc.ctype {
 			t.Errorf("%s: Content-Type %q, want %q", tc.path, w.Header().Get("Content-Type"), tc.ctype)
 		}
-		for k, want := range map[string]string{"Content-Security-Policy": SiteCSP, "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer"} {
+		for k, want := range map[string]string{"Content-Security-Policy": CSP, "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer"} {
 			if got := w.Header().Get(k); got != want {
 				t.Errorf("%s %s: %s %q", tc.method, tc.path, k, got)
 			}
@@ -72,7 +72,7 @@ func TestStatic(t *testing.T) {
 	}
 	// Without a frontend, pages are 404s.
 	w := httptest.NewRecorder()
-	Static(fstest.MapFS{}).ServeHTTP(w, httptest.NewRequest("GET", "/join/ABC", nil))
+	Handler(fstest.MapFS{}).ServeHTTP(w, httptest.NewRequest("GET", "/join/ABC", nil))
 	if w.Code != http.StatusNotFound {
 		t.Errorf("no frontend: %d", w.Code)
 	}
