@@ -11,8 +11,8 @@
 // polls GET /api/games/{code} with If-None-Match, waiting the pollAfterMs the
 // server last gave it (the frontend's Poller: the hint is kept across 304s, an
 // action's answer replaces the view and drops the ETag, failures back off 1 s,
-// 2 s, 4 s… with jitter). Players act when their view offers an action (see
-// Choose): the black team agree on one victim, speakers sometimes nominate and
+// 2 s, 4 s… with jitter). Players act when their view offers an action, as
+// bot.Choose decides for every bot of the project: the black team agree on one victim, speakers sometimes nominate and
 // end their speech at once, everyone votes. When a vote opens (or a night
 // begins) the players of a game are held until all have seen it and then act in
 // the same instant, as a table does. Every action has a client-made id; an action
