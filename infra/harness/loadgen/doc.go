@@ -51,7 +51,7 @@
 // Start runs the server in this process on 127.0.0.1:0, wired as infra/server
 // wires it (service.New, httpapi.New, httpapi.Limit), on the embedded bolt
 // store, on the DynamoDB store against dynalite (started on loopback through
-// infra/localdynamo), or in memory, with a Meter around the store and the
+// infra/harness/localdynamo), or in memory, with a Meter around the store and the
 // handler that counts store calls, DynamoDB capacity units (as billed for the
 // item sizes seen; on dynalite also as the store's Capacity hook reports them),
 // conflicts and item sizes. Run also takes the URL of a server already running,
@@ -59,11 +59,11 @@
 //
 // # Commands
 //
-//	go run ./infra/loadgen/cmd/loadgen -games 100                   # bolt, real cadence
-//	go run ./infra/loadgen/cmd/loadgen -store dynamo -games 20      # DynamoDB store on dynalite
-//	go run ./infra/loadgen/cmd/loadgen -games 100 -json report.json # the report as JSON too
-//	go test -run '^$' -bench . ./infra/loadgen                      # the benchmarks
-//	go test ./infra/loadgen -run 'Load|Fault' -long -v              # load and fault tests at bench size
+//	go run ./infra/harness/loadgen/cmd/loadgen -games 100                   # bolt, real cadence
+//	go run ./infra/harness/loadgen/cmd/loadgen -store dynamo -games 20      # DynamoDB store on dynalite
+//	go run ./infra/harness/loadgen/cmd/loadgen -games 100 -json report.json # the report as JSON too
+//	go test -run '^$' -bench . ./infra/harness/loadgen                      # the benchmarks
+//	go test ./infra/harness/loadgen -run 'Load|Fault' -long -v              # load and fault tests at bench size
 //
 // The fault tests (fault_*_test.go) kill the local server (infra/server, built
 // and run as a child process) with SIGKILL while games run, inject store
