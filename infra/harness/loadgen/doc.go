@@ -12,11 +12,12 @@
 // server last gave it (the frontend's Poller: the hint is kept across 304s, an
 // action's answer replaces the view and drops the ETag, failures back off 1 s,
 // 2 s, 4 s… with jitter). Players act when their view offers an action, as
-// bot.Choose decides for every bot of the project: the black team agree on one victim, speakers sometimes nominate and
-// end their speech at once, everyone votes. When a vote opens (or a night
-// begins) the players of a game are held until all have seen it and then act in
-// the same instant, as a table does. Every action has a client-made id; an action
-// answered 5xx, 429 or not at all is sent again with the same id.
+// bot.Choose decides for every bot of the project: the black team agree on one
+// victim, speakers sometimes nominate and end their speech at once, everyone
+// votes. When a vote opens (or a night begins) the players of a game are held
+// until all have seen it and then act in the same instant, as a table does.
+// Every action has a client-made id; an action answered 5xx, 429 or not at all
+// is sent again with the same id.
 //
 // At the end each client reads the game-over view, whose event log is complete,
 // and checks that every action the API acknowledged is there exactly once
