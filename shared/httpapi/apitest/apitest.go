@@ -243,17 +243,17 @@ type Result struct {
 	Phases   map[string]int // how often each phase was seen
 }
 
-// Table is the API as a bot.Table: a refused action is an error.
-type Table struct{ *Client }
+// table is the API as a bot.Table: a refused action is an error.
+type table struct{ *Client }
 
 // Read returns the view of token's holder.
-func (t Table) Read(_ context.Context, code, token string) (rules.View, error) {
+func (t table) Read(_ context.Context, code, token string) (rules.View, error) {
 	v, _ := t.Client.Read(code, token)
 	return v.View, nil
 }
 
 // Act sends one action and returns the view after it.
-func (t Table) Act(_ context.Context, code, token string, a rules.Action) (rules.View, error) {
+func (t table) Act(_ context.Context, code, token string, a rules.Action) (rules.View, error) {
 	res := t.Client.Act(code, token, a)
 	var out View
 	if res.Status != http.StatusOK {
@@ -274,7 +274,7 @@ func Play(tb testing.TB, tr Transport, g Game) Result {
 		req["moderator"] = g.Moderator
 	}
 	cr := c.Create(req)
-	d := &bot.Driver{Table: Table{c}, Seats: bot.Seats{Code: cr.Code, Host: cr.HostToken}, Rand: rand.New(rand.NewPCG(g.Seed, 42))}
+	d := &bot.Driver{Table: table{c}, Seats: bot.Seats{Code: cr.Code, Host: cr.HostToken}, Rand: rand.New(rand.NewPCG(g.Seed, 42))}
 	for i := 1; i <= g.Players; i++ {
 		d.Seats.Players = append(d.Seats.Players, c.Join(cr.Code, "Player "+strconv.Itoa(i)).Token)
 	}

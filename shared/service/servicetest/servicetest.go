@@ -14,7 +14,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	mrand "math/rand/v2"
+	"math/rand/v2"
 	"sync"
 	"testing"
 	"time"
@@ -144,7 +144,7 @@ func (g Game) Seats() bot.Seats {
 
 // driver returns a bot.Driver of g through svc, its bots choosing at random.
 func driver(svc Client, g Game) *bot.Driver {
-	return &bot.Driver{Table: svc, Seats: g.Seats(), Rand: mrand.New(mrand.NewPCG(mrand.Uint64(), mrand.Uint64()))}
+	return &bot.Driver{Table: svc, Seats: g.Seats(), Rand: rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))}
 }
 
 // PlayUntil plays with bots (bot.Driver.Until), from whatever point the game
