@@ -60,9 +60,9 @@ test-frontend: npm
 ## bench: the benchmarks, then the Lambda binary sizes and init times
 bench: npm $(RIE)
 	$(GO) test -run '^$$' -bench . -benchmem -timeout $(TEST_TIMEOUT) ./...
-	$(GO) run ./infra/loadgen/cmd/loadgen -games 100 -json bin/load-bolt.json
-	$(GO) run ./infra/loadgen/cmd/loadgen -store dynamo -games 20 -json bin/load-dynamo.json
-	$(GO) test -run 'TestLambdaRuntime' -v -count=1 -timeout $(TEST_TIMEOUT) ./infra/deploytest | \
+	$(GO) run ./infra/harness/loadgen/cmd/loadgen -games 100 -json bin/load-bolt.json
+	$(GO) run ./infra/harness/loadgen/cmd/loadgen -store dynamo -games 20 -json bin/load-dynamo.json
+	$(GO) test -run 'TestLambdaRuntime' -v -count=1 -timeout $(TEST_TIMEOUT) ./infra/harness/deploytest | \
 		awk '/Lambda functions|through Lambda/ {p=1} p && /^[[:space:]]*$$/ {p=0} p || /^(--- |ok|FAIL)/'
 
 ## lint: gofmt, go vet, staticcheck and a tidy go.mod

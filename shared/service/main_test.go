@@ -6,7 +6,7 @@ import (
 	"os"
 	"testing"
 
-	"citysleeps/infra/localdynamo"
+	"citysleeps/infra/harness/localdynamo/localdynamotest"
 	"citysleeps/shared/store"
 )
 
@@ -24,7 +24,7 @@ func TestMain(m *testing.M) {
 }
 
 // dynalite is the package's one dynalite server.
-var dynalite localdynamo.Shared
+var dynalite localdynamotest.Shared
 
 // dynamo returns a store on the package's dynalite server, starting it on first
 // use. It fails tb if dynalite cannot start: these tests never skip.

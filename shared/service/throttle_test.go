@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"citysleeps/infra/localdynamo"
+	"citysleeps/infra/harness/localdynamo/localdynamotest"
 	"citysleeps/shared/service"
 	"citysleeps/shared/store"
 )
@@ -18,10 +18,10 @@ const lambdaTimeout = 10 * time.Second
 // (store.NewDynamoFromEnv), on dynalite behind an endpoint that throttles every
 // write once the game is created. It returns the service, the game's code and
 // the throttle.
-func throttledService(tb testing.TB) (*service.Service, string, *localdynamo.Throttle) {
+func throttledService(tb testing.TB) (*service.Service, string, *localdynamotest.Throttle) {
 	tb.Helper()
 	srv := dynalite.Get(tb)
-	th := localdynamo.NewThrottle(tb, srv.Endpoint)
+	th := localdynamotest.NewThrottle(tb, srv.Endpoint)
 	tb.Setenv(store.EnvTableName, srv.Table)
 	tb.Setenv(store.EnvDynamoDBEndpoint, th.Endpoint)
 	st, err := store.NewDynamoFromEnv(context.Background())

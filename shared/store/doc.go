@@ -19,7 +19,7 @@
 // The stores:
 //
 //   - Dynamo: DynamoDB through aws-sdk-go-v2, with conditional PutItems; in
-//     production, and in tests against dynalite (see infra/localdynamo).
+//     production, and in tests against dynalite (see infra/harness/localdynamo).
 //   - Bolt: one bbolt file on disk, fsynced on every write, for running locally.
 //   - Memory: a map, for tests of the packages above this one.
 //

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"citysleeps/infra/localdynamo"
+	"citysleeps/infra/harness/localdynamo"
 	"citysleeps/shared/store"
 )
 

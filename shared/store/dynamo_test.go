@@ -14,7 +14,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"citysleeps/infra/localdynamo"
+	"citysleeps/infra/harness/localdynamo"
+	"citysleeps/infra/harness/localdynamo/localdynamotest"
 	"citysleeps/shared/store"
 	"citysleeps/shared/store/storetest"
 )
@@ -245,7 +246,7 @@ func TestDynamoThrottleIsOneAttempt(t *testing.T) {
 	if err := srv.CreateTable(ctx, name); err != nil {
 		t.Fatal(err)
 	}
-	th := localdynamo.NewThrottle(t, srv.Endpoint)
+	th := localdynamotest.NewThrottle(t, srv.Endpoint)
 	d := store.NewDynamo(localdynamo.NewClient(th.Endpoint), name)
 	exp := time.Now().Add(time.Hour)
 	if err := d.Create(ctx, "THROT1", []byte{1}, exp); err != nil {

@@ -5,7 +5,8 @@ import (
 	"os"
 	"testing"
 
-	"citysleeps/infra/localdynamo"
+	"citysleeps/infra/harness/localdynamo"
+	"citysleeps/infra/harness/localdynamo/localdynamotest"
 )
 
 // TestMain runs the tests, or plays the child of TestBoltCrash when the
@@ -23,7 +24,7 @@ func TestMain(m *testing.M) {
 }
 
 // shared is the package's one dynalite server.
-var shared localdynamo.Shared
+var shared localdynamotest.Shared
 
 // dynalite returns the package's dynalite server, starting it on first use; it
 // fails tb if dynalite cannot start (never skips).

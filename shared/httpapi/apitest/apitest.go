@@ -1,7 +1,7 @@
 // Package apitest drives the HTTP API the way clients do, for tests and tools:
 // over an in-process handler, a URL, or anything else that carries a request
-// (the Lambda runtime test sends API Gateway events). Its Bot plays whole games
-// by choosing among the actions each view offers, as the frontend does.
+// (the Lambda runtime test sends API Gateway events). Play plays whole games
+// through it with bots (package bot), as the frontend would.
 //
 //	tr := apitest.HandlerTransport(httpapi.New(httpapi.Config{Games: svc}))
 //	res := apitest.Play(t, tr, apitest.Game{Preset: "sport", Players: 10, Seed: 1})
@@ -9,16 +9,18 @@ package apitest
 
 import (
 	"bytes"
+	"cmp"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
-	"slices"
 	"strconv"
 	"testing"
 
+	"citysleeps/shared/bot"
 	"citysleeps/shared/httpapi/body"
 	"citysleeps/shared/rules"
 )
@@ -222,7 +224,7 @@ type Game struct {
 	Preset    string
 	Moderator string // "" is app
 	Players   int
-	Seed      uint64 // for the bot's choices
+	Seed      uint64 // for the bots' choices
 	// MaxActions bounds the game; 0 is 5000.
 	MaxActions int
 }
@@ -232,8 +234,7 @@ type Result struct {
 	Code     string
 	Winner   rules.Team
 	Actions  int // actions applied
-	Advances int // host "advance"s the bot needed (nobody could act)
-	Stale    int // actions refused because an earlier one in the round moved the game on
+	Advances int // host "advance"s the bots needed (nobody could act)
 	Requests int // requests sent in all
 	NotMod   int // 304s seen
 	Version  int64
@@ -242,9 +243,29 @@ type Result struct {
 	Phases   map[rules.PhaseName]int // how often each phase was seen
 }
 
-// Play creates a game, seats the players, starts it and plays it to its end,
-// every player choosing among the actions their view offers. It checks on the
-// way that a repeated read with the ETag gets 304.
+// table is the API as a bot.Table: a refused action is an error.
+type table struct{ *Client }
+
+// Read returns the view of token's holder.
+func (t table) Read(_ context.Context, code, token string) (rules.View, error) {
+	v, _ := t.Client.Read(code, token)
+	return v.View, nil
+}
+
+// Act sends one action and returns the view after it.
+func (t table) Act(_ context.Context, code, token string, a rules.Action) (rules.View, error) {
+	res := t.Client.Act(code, token, a)
+	var out View
+	if res.Status != http.StatusOK {
+		return out.View, fmt.Errorf("status %d: %s", res.Status, res.Body)
+	}
+	err := json.Unmarshal(res.Body, &out)
+	return out.View, err
+}
+
+// Play creates a game, seats the players, starts it and plays it to its end
+// with a bot in every seat (bot.Driver), one round at a time. Before each
+// round it checks that a repeated read with the ETag gets 304.
 func Play(tb testing.TB, tr Transport, g Game) Result {
 	tb.Helper()
 	c := &Client{TB: tb, T: tr}
@@ -253,30 +274,16 @@ func Play(tb testing.TB, tr Transport, g Game) Result {
 		req["moderator"] = g.Moderator
 	}
 	cr := c.Create(req)
-	code, host := cr.Code, cr.HostToken
-	tokens := map[string]string{}
-	var ids []string
+	d := &bot.Driver{Table: table{c}, Seats: bot.Seats{Code: cr.Code, Host: cr.HostToken}, Rand: rand.New(rand.NewPCG(g.Seed, 42))}
 	for i := 1; i <= g.Players; i++ {
-		j := c.Join(code, "Player "+strconv.Itoa(i))
-		tokens[j.PlayerID] = j.Token
-		ids = append(ids, j.PlayerID)
+		d.Seats.Players = append(d.Seats.Players, c.Join(cr.Code, "Player "+strconv.Itoa(i)).Token)
 	}
-	rng := rand.New(rand.NewPCG(g.Seed, 42))
-	res := Result{Code: code, Phases: map[rules.PhaseName]int{}}
-	act := func(token string, a rules.Action) View {
-		tb.Helper()
-		res.Actions++
-		a.ID = "a" + strconv.Itoa(res.Actions)
-		return c.MustAct(code, token, a)
-	}
-	act(host, rules.Action{Type: rules.ActStart})
-	maxActions := g.MaxActions
-	if maxActions == 0 {
-		maxActions = 5000
-	}
-	done := map[string]bool{} // night acts made, by player, night step and type
-	for res.Actions < maxActions {
-		pub, etag := c.Read(code, "")
+	c.MustAct(cr.Code, cr.HostToken, rules.Action{ID: bot.ActionID(), Type: rules.ActStart})
+	maxActions := cmp.Or(g.MaxActions, 5000)
+	res := Result{Code: cr.Code, Phases: map[rules.PhaseName]int{}}
+	ctx := context.Background()
+	for d.Actions < maxActions {
+		pub, etag := c.Read(cr.Code, "")
 		res.Phases[pub.Phase.Name]++
 		if pub.Winner != nil {
 			res.Winner, res.Version = *pub.Winner, pub.Version
@@ -284,116 +291,29 @@ func Play(tb testing.TB, tr Transport, g Game) Result {
 			break
 		}
 		// Nothing has changed since that read: the ETag must get a 304.
-		nm := c.Do(Request{Method: "GET", Path: "/api/games/" + code, Header: http.Header{"If-None-Match": {etag}}})
+		nm := c.Do(Request{Method: "GET", Path: "/api/games/" + cr.Code, Header: http.Header{"If-None-Match": {etag}}})
 		if nm.Status != http.StatusNotModified || len(nm.Body) != 0 {
 			tb.Fatalf("read with a current ETag: status %d, body %q; want 304 and no body", nm.Status, nm.Body)
 		}
 		res.NotMod++
-		// One round: every player reads their view, then each who has something
-		// to do does it. The first action of a round is chosen on a fresh view
-		// and must succeed; later ones may find the game moved on (a vote
-		// closed, a speech ended) and be refused, which changes nothing.
-		type move struct {
-			id string
-			a  rules.Action
+		acted, host, err := d.Round(ctx, func(rules.View) bool { return false })
+		if err != nil {
+			tb.Fatal(err)
 		}
-		var moves []move
-		for _, id := range ids {
-			v, _ := c.Read(code, tokens[id])
-			step := fmt.Sprintf("%s/%d/%s/%d/", id, v.Phase.Night, v.Phase.Name, v.Phase.Wake)
-			if a, ok := choose(v, rng, func(typ rules.ActionType) bool { return done[step+string(typ)] }); ok {
-				if v.Phase.Name == rules.PhaseNight {
-					done[step+string(a.Type)] = true
-				}
-				moves = append(moves, move{id, a})
-			}
-		}
-		for i, m := range moves {
-			res.Actions++
-			m.a.ID = "a" + strconv.Itoa(res.Actions)
-			r := c.Act(code, tokens[m.id], m.a)
-			switch {
-			case r.Status == http.StatusOK:
-			case i > 0 && r.Status >= 400 && r.Status < 500 && r.Status != http.StatusUnauthorized:
-				res.Stale++
-			default:
-				tb.Fatalf("%s: %+v: status %d: %s", m.id, m.a, r.Status, r.Body)
-			}
-		}
-		if len(moves) == 0 {
-			// Everyone waits for a deadline: the host moves the game on.
-			res.Advances++
-			act(host, rules.Action{Type: rules.ActAdvance, Now: true})
+		if !acted && host.Winner == nil {
+			tb.Fatalf("game %s is stuck in phase %s: nobody can act", cr.Code, host.Phase.Name)
 		}
 	}
+	res.Actions, res.Advances = d.Actions+1, d.Advances
 	if res.Winner == "" {
-		tb.Fatalf("game %s not over after %d actions: phases seen %v", code, res.Actions, res.Phases)
+		tb.Fatalf("game %s not over after %d actions: phases seen %v", cr.Code, res.Actions, res.Phases)
 	}
 	res.Requests = c.Requests
 	return res
 }
 
-// choose picks the action a simple player takes in view v: night tasks not yet
-// made (made says which were) on a random target (the black team all aim at the first player they do not know to
-// be black, so their shots agree), one nomination per speech, a random vote.
-// Optional actions (reveal, withdraw, leave) are never taken.
-func choose(v View, rng *rand.Rand, made func(typ rules.ActionType) bool) (rules.Action, bool) {
-	has := func(typ rules.ActionType) (rules.Option, bool) {
-		i := slices.IndexFunc(v.Actions, func(o rules.Option) bool { return o.Type == typ && !made(typ) })
-		if i < 0 {
-			return rules.Option{}, false
-		}
-		return v.Actions[i], true
-	}
-	pick := func(ts []string) string { return ts[rng.IntN(len(ts))] }
-	black := v.You != nil && v.You.Team == rules.MafiaTeam
-	for _, typ := range []rules.ActionType{rules.ActKill, rules.ActCheck, rules.ActShoot, rules.ActHeal, rules.ActProtect, rules.ActDefend} {
-		if o, ok := has(typ); ok && len(o.Targets) > 0 {
-			t := pick(o.Targets)
-			if typ == rules.ActKill && black {
-				for _, id := range o.Targets {
-					if !knownBlack(v, id) {
-						t = id
-						break
-					}
-				}
-			}
-			return rules.Action{Type: typ, Target: t}, true
-		}
-	}
-	if _, ok := has(rules.ActSleep); ok {
-		return rules.Action{Type: rules.ActSleep}, true
-	}
-	if o, ok := has(rules.ActTestament); ok && len(o.Targets) > 0 {
-		return rules.Action{Type: rules.ActTestament, Target: pick(o.Targets), Verdict: o.Verdicts[rng.IntN(len(o.Verdicts))]}, true
-	}
-	if o, ok := has(rules.ActNominate); ok && len(o.Targets) > 0 && rng.IntN(3) > 0 {
-		return rules.Action{Type: rules.ActNominate, Target: pick(o.Targets)}, true
-	}
-	if _, ok := has(rules.ActEndSpeech); ok {
-		return rules.Action{Type: rules.ActEndSpeech}, true
-	}
-	if o, ok := has(rules.ActVote); ok && len(o.Targets) > 0 {
-		return rules.Action{Type: rules.ActVote, Target: pick(o.Targets)}, true
-	}
-	if _, ok := has(rules.ActVoteAll); ok {
-		yes := rng.IntN(2) == 0
-		return rules.Action{Type: rules.ActVoteAll, Yes: &yes}, true
-	}
-	return rules.Action{}, false
-}
-
-func knownBlack(v View, id string) bool {
-	for _, p := range v.Players {
-		if p.ID == id {
-			return p.Team == rules.MafiaTeam
-		}
-	}
-	return false
-}
-
 // String sums a result up for a log.
 func (r Result) String() string {
-	return fmt.Sprintf("game %s: %s won on day %d after %d actions (%d stale, %d host advances), %d requests, %d 304s, version %d",
-		r.Code, r.Winner, r.Days, r.Actions, r.Stale, r.Advances, r.Requests, r.NotMod, r.Version)
+	return fmt.Sprintf("game %s: %s won on day %d after %d actions (%d host advances), %d requests, %d 304s, version %d",
+		r.Code, r.Winner, r.Days, r.Actions, r.Advances, r.Requests, r.NotMod, r.Version)
 }

@@ -3,40 +3,12 @@ package servicetest_test
 import (
 	"context"
 	"errors"
-	"fmt"
-	"log/slog"
 	"testing"
 	"time"
 
-	"citysleeps/shared/rules"
-	"citysleeps/shared/service"
 	"citysleeps/shared/service/servicetest"
 	"citysleeps/shared/store"
 )
-
-// TestPlayToEndEveryPreset: the bots finish a game of every rule set, with the
-// app and with a person moderating, at the smallest table and a larger one.
-func TestPlayToEndEveryPreset(t *testing.T) {
-	for _, preset := range rules.Presets {
-		opts, err := rules.Preset(preset)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, n := range []int{opts.MinPlayers, min(opts.MaxPlayers, 12)} {
-			for _, mod := range []string{rules.ModeratorApp, rules.ModeratorHost} {
-				t.Run(fmt.Sprintf("%s/%d/%s", preset, n, mod), func(t *testing.T) {
-					svc := service.New(store.NewMemory(), service.WithLogger(slog.New(slog.DiscardHandler)))
-					g := servicetest.NewGame(t, svc, service.CreateRequest{Preset: preset, Moderator: mod}, n)
-					g.Start(t, svc)
-					end := servicetest.PlayToEnd(t, svc, g)
-					if end.Phase.Name != rules.PhaseGameOver {
-						t.Errorf("ended in phase %s", end.Phase.Name)
-					}
-				})
-			}
-		}
-	}
-}
 
 func TestFaulty(t *testing.T) {
 	ctx := context.Background()

@@ -11,7 +11,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"citysleeps/infra/localdynamo"
+	"citysleeps/infra/harness/localdynamo"
 	"citysleeps/shared/httpapi"
 	"citysleeps/shared/localserver"
 	"citysleeps/shared/ratelimit"

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"citysleeps/shared/bot"
 	"citysleeps/shared/rules"
 )
 
@@ -46,6 +47,50 @@ func (tb *table) view(t testing.TB, c *Client, token string) View {
 		t.Fatal(err)
 	}
 	return v
+}
+
+// driver returns a bot.Driver of the game through the players' own clients,
+// its bots choosing with rng.
+func (tb *table) driver(rng *rand.Rand) *bot.Driver {
+	d := &bot.Driver{Table: tb, Seats: bot.Seats{Code: tb.code, Host: tb.hostTok}, Rand: rng}
+	for _, id := range tb.ids {
+		d.Seats.Players = append(d.Seats.Players, tb.tokens[id])
+	}
+	return d
+}
+
+// Read is bot.Table's: the view of token's holder, through their own client.
+func (tb *table) Read(ctx context.Context, code, token string) (rules.View, error) {
+	r, err := tb.client(token).Do(ctx, "", http.MethodGet, "/api/games/"+code, token, nil, "")
+	return decodeAnswer(r, err)
+}
+
+// Act is bot.Table's: one action, through the player's own client.
+func (tb *table) Act(ctx context.Context, code, token string, a rules.Action) (rules.View, error) {
+	r, err := tb.client(token).JSON(ctx, "", http.MethodPost, "/api/games/"+code+"/actions", token, a)
+	return decodeAnswer(r, err)
+}
+
+// client is the client of token's holder.
+func (tb *table) client(token string) *Client {
+	for id, t := range tb.tokens {
+		if t == token {
+			return tb.clients[id]
+		}
+	}
+	return tb.host
+}
+
+// decodeAnswer is the view a 200 carries; any other answer is an error.
+func decodeAnswer(r Response, err error) (rules.View, error) {
+	var v View
+	if err == nil && r.Status != http.StatusOK {
+		err = fmt.Errorf("status %d: %s", r.Status, r.Body)
+	}
+	if err == nil {
+		err = json.Unmarshal(r.Body, &v)
+	}
+	return v.View, err
 }
 
 // act sends one action.
@@ -85,6 +130,7 @@ func TestFaultDuplicateRequests(t *testing.T) {
 func dupGame(t *testing.T, base, preset string, firstSource int) {
 	tb := newTable(t, base, preset, 10, firstSource)
 	rng := rand.New(rand.NewPCG(9, 9))
+	d := tb.driver(rng)
 	type sent struct {
 		player string
 		a      rules.Action
@@ -98,25 +144,18 @@ func dupGame(t *testing.T, base, preset string, firstSource int) {
 			break
 		}
 		// The first player, from a random seat, whose view offers something.
-		var who string
-		var a rules.Action
-		var chosenIn View
-		start := rng.IntN(len(tb.ids))
-		for k := range tb.ids {
-			id := tb.ids[(start+k)%len(tb.ids)]
-			v := tb.view(t, tb.clients[id], tb.tokens[id])
-			if x, ok := Choose(v, rng); ok {
-				who, a, chosenIn = id, x, v
-				break
-			}
+		m, found, err := d.Next(context.Background(), rng.IntN(len(tb.ids)))
+		if err != nil {
+			t.Fatal(err)
 		}
-		if who == "" {
+		if !found {
 			// Everybody waits on a deadline: the host moves on.
 			if r := tb.act(t, tb.host, tb.hostTok, rules.Action{ID: fmt.Sprintf("adv-%d", step), Type: rules.ActAdvance, Now: true}); r.Status != http.StatusOK {
 				t.Fatalf("advance: %d %s", r.Status, r.Body)
 			}
 			continue
 		}
+		who, a, chosenIn := tb.ids[m.Player], m.Action, View{View: m.View}
 		a.ID = fmt.Sprintf("s%d-%s", step, who)
 		// The same request twice, at the same instant.
 		var wg sync.WaitGroup

@@ -2,7 +2,7 @@
 // start. Built and run like them (provided.al2023, bootstrap, lambda.norpc), it
 // does only what any DynamoDB-backed Go function must do at init, loading the
 // AWS configuration and building a DynamoDB client, and answers every API
-// Gateway HTTP API event with 200. infra/deploytest measures its binary size and
+// Gateway HTTP API event with 200. infra/harness/deploytest measures its binary size and
 // init time beside the real functions'.
 package main
 

@@ -16,7 +16,7 @@ import (
 	"github.com/awslabs/goformation/v7/cloudformation/serverless"
 	"github.com/awslabs/goformation/v7/intrinsics"
 
-	"citysleeps/infra/localdynamo"
+	"citysleeps/infra/harness/localdynamo"
 	"citysleeps/shared/httpapi"
 	"citysleeps/shared/site"
 	"citysleeps/shared/store"

@@ -104,23 +104,6 @@ func TestVerify(t *testing.T) {
 	}
 }
 
-func TestChooseAgreesOnVictim(t *testing.T) {
-	v := View{View: rules.View{
-		Phase:   rules.PhaseView{Name: rules.PhaseNight, Night: 2},
-		Players: []rules.PlayerView{{ID: "p1", Team: rules.MafiaTeam}, {ID: "p2"}, {ID: "p3", Team: rules.MafiaTeam}, {ID: "p4"}},
-		You:     &rules.You{ID: "p3", Team: rules.MafiaTeam},
-		Actions: []rules.Option{{Type: rules.ActKill, Targets: []string{"p1", "p2", "p4"}}, {Type: rules.ActSleep}},
-	}}
-	a, ok := Choose(v, nil)
-	if !ok || a.Type != rules.ActKill || a.Target != "p2" {
-		t.Errorf("first shot: %+v", a)
-	}
-	v.You.Shots = []rules.Choice{{Actor: "p1", Type: rules.ActKill, Target: "p4"}}
-	if a, _ := Choose(v, nil); a.Target != "p4" {
-		t.Errorf("with a teammate's shot on p4: %+v", a)
-	}
-}
-
 func TestLoopbackOnly(t *testing.T) {
 	for _, u := range []string{"http://127.0.0.1:8080", "http://[::1]:80", "http://localhost:1", "http://127.9.9.9"} {
 		if err := CheckLoopback(u); err != nil {

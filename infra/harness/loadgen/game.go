@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"citysleeps/shared/bot"
 	"citysleeps/shared/rules"
 )
 
@@ -96,8 +97,8 @@ func (g *game) fail(format string, args ...any) {
 	}
 }
 
-// bot is one client: a player's phone, or the host's shared screen.
-type bot struct {
+// device is one client: a player's phone, or the host's shared screen.
+type device struct {
 	g     *game
 	c     *Client
 	rng   *rand.Rand
@@ -150,10 +151,10 @@ func phaseID(v View) string {
 		strings.Join(v.Phase.Candidates, ","), speaker, ends)
 }
 
-func (b *bot) path() string { return "/api/games/" + b.g.code }
+func (b *device) path() string { return "/api/games/" + b.g.code }
 
 // sleep waits d of real cadence, scaled down by the speed-up; false if ctx ended.
-func (b *bot) sleep(ctx context.Context, d time.Duration) bool {
+func (b *device) sleep(ctx context.Context, d time.Duration) bool {
 	return sleepCtx(ctx, time.Duration(float64(d)/b.g.cfg.Speed))
 }
 
@@ -174,7 +175,7 @@ func sleepCtx(ctx context.Context, d time.Duration) bool {
 // scaled: it already counts down to the next deadline and hand-over, and with
 // the load run's hand-over of 0 it asks for a poll a second. It returns false
 // if ctx ended.
-func (b *bot) wait(ctx context.Context) bool {
+func (b *device) wait(ctx context.Context) bool {
 	if b.failures > 0 {
 		base := min(15*time.Second, time.Second<<min(b.failures-1, 4))
 		return b.sleep(ctx, time.Duration(float64(base)*(0.75+b.rng.Float64()/2)))
@@ -193,14 +194,14 @@ func (b *bot) wait(ctx context.Context) bool {
 }
 
 // accept takes a new view, from a poll or an action's answer.
-func (b *bot) accept(v View, etag string, fromPoll bool) {
+func (b *device) accept(v View, etag string, fromPoll bool) {
 	if v.Version < b.maxVer {
 		b.g.mu.Lock()
 		b.g.res.Rollbacks++
 		b.g.mu.Unlock()
 		b.g.fail("%s saw version %d after %d", b.name, v.Version, b.maxVer)
 	}
-	if fromPoll && !b.host && b.g.cfg.Meter != nil && Awaits(v) && !Awaits(b.view) && v.Version >= b.maxVer {
+	if fromPoll && !b.host && b.g.cfg.Meter != nil && bot.Awaits(v.View) && !bot.Awaits(b.view.View) && v.Version >= b.maxVer {
 		b.noticed(v)
 	}
 	id := phaseID(v)
@@ -227,7 +228,7 @@ func (b *bot) accept(v View, etag string, fromPoll bool) {
 // a write (the meter knows when each version was written) or a deadline that
 // passed (reads never write: the clock's steps are not stored), the deadline
 // of the view the player had before.
-func (b *bot) noticed(v View) {
+func (b *device) noticed(v View) {
 	now := time.Now()
 	at := func(t time.Time) time.Time {
 		if e := b.view.Phase.EndsAt; e != nil && e.Before(now) && e.After(t) {
@@ -260,7 +261,7 @@ func (b *bot) noticed(v View) {
 
 // poll asks for the view with If-None-Match, as the frontend's Poller does.
 // It returns false when polling must stop (a final error).
-func (b *bot) poll(ctx context.Context) bool {
+func (b *device) poll(ctx context.Context) bool {
 	r, err := b.c.Do(ctx, "poll", http.MethodGet, b.path(), b.token, nil, b.etag)
 	b.count("poll")
 	switch {
@@ -292,7 +293,7 @@ func (b *bot) poll(ctx context.Context) bool {
 	return false
 }
 
-func (b *bot) count(kind string) {
+func (b *device) count(kind string) {
 	b.g.mu.Lock()
 	b.g.res.Requests[kind]++
 	b.g.mu.Unlock()
@@ -300,7 +301,7 @@ func (b *bot) count(kind string) {
 
 // act sends one action until it gets a final answer, with the same id every
 // time, and returns whether it was acknowledged.
-func (b *bot) act(ctx context.Context, a rules.Action) bool {
+func (b *device) act(ctx context.Context, a rules.Action) bool {
 	b.n++
 	a.ID = b.label + "-" + strconv.Itoa(b.n)
 	chosenIn := b.view
@@ -367,7 +368,7 @@ func (b *bot) act(ctx context.Context, a rules.Action) bool {
 
 // watchEffect notes what an acknowledged action did, so that a later view of the
 // same phase that shows it undone counts as a lost write.
-func (b *bot) watchEffect(a rules.Action, chosenIn View) {
+func (b *device) watchEffect(a rules.Action, chosenIn View) {
 	offered := func(typ rules.ActionType) func(View) bool {
 		return func(v View) bool {
 			return slices.ContainsFunc(v.Actions, func(o rules.Option) bool { return o.Type == typ })
@@ -401,7 +402,7 @@ func (b *bot) watchEffect(a rules.Action, chosenIn View) {
 // kept "heal" on offer in the Doctor's step of a night, R-MANIAC-07, and a bot
 // that took the offer healed until the deadline); this keeps a bot from
 // repeating itself if a rule ever does again.
-func (b *bot) fresh(v View) View {
+func (b *device) fresh(v View) View {
 	id := phaseID(v)
 	v.Actions = slices.DeleteFunc(slices.Clone(v.Actions), func(o rules.Option) bool { return b.acted[id+"|"+string(o.Type)] })
 	return v
@@ -409,7 +410,7 @@ func (b *bot) fresh(v View) View {
 
 // final reads the game-over view without If-None-Match, so that it has the whole
 // event log, and checks this client's acknowledged actions against it.
-func (b *bot) final(ctx context.Context) {
+func (b *device) final(ctx context.Context) {
 	for try := 1; try <= 10; try++ {
 		r, err := b.c.Do(ctx, "final", http.MethodGet, b.path(), b.token, nil, "")
 		b.count("final")
@@ -439,9 +440,20 @@ func (b *bot) final(ctx context.Context) {
 	}
 }
 
+// gathers reports whether an action in view v belongs to a moment when the
+// whole table acts at once: a vote, or the night's tasks. (A bot waits at the
+// gate once per phase instance, before its first such action.)
+func gathers(v View, a rules.Action) bool {
+	switch a.Type {
+	case rules.ActVote, rules.ActVoteAll:
+		return true
+	}
+	return v.Phase.Name == rules.PhaseNight
+}
+
 // play is the loop of a client in a started game: poll, act while the view asks
 // for it, wait as the server says.
-func (b *bot) play(ctx context.Context) {
+func (b *device) play(ctx context.Context) {
 	cfg := b.g.cfg
 	for ctx.Err() == nil {
 		if !b.poll(ctx) {
@@ -455,7 +467,7 @@ func (b *bot) play(ctx context.Context) {
 			b.hostTurn(ctx)
 		} else {
 			for i := 0; i < 8 && ctx.Err() == nil; i++ {
-				a, ok := Choose(b.fresh(b.view), b.rng)
+				a, ok := bot.Choose(b.fresh(b.view).View, b.rng)
 				if !ok {
 					break
 				}
@@ -493,7 +505,7 @@ func (b *bot) play(ctx context.Context) {
 
 // hostTurn is what the host does on each poll: start the game once the table is
 // full, and move it on if nothing has changed for a long time.
-func (b *bot) hostTurn(ctx context.Context) {
+func (b *device) hostTurn(ctx context.Context) {
 	has := func(typ rules.ActionType) bool {
 		return slices.ContainsFunc(b.view.Actions, func(o rules.Option) bool { return o.Type == typ })
 	}
@@ -526,7 +538,7 @@ func (b *bot) hostTurn(ctx context.Context) {
 }
 
 // create opens the game with the host's client.
-func (b *bot) create(ctx context.Context) error {
+func (b *device) create(ctx context.Context) error {
 	req := map[string]any{"preset": b.g.preset, "moderator": b.g.cfg.Moderator}
 	if len(b.g.cfg.Timers) > 0 {
 		req["options"] = b.g.cfg.Timers
@@ -555,7 +567,7 @@ func (b *bot) create(ctx context.Context) error {
 }
 
 // join takes a seat.
-func (b *bot) join(ctx context.Context) error {
+func (b *device) join(ctx context.Context) error {
 	body := map[string]string{"name": b.name}
 	for try := 1; ; try++ {
 		r, err := b.c.JSON(ctx, "join", http.MethodPost, b.path()+"/players", "", body)
@@ -608,9 +620,9 @@ func (g *game) run(ctx context.Context, firstBot int) GameResult {
 	ctx, cancel := context.WithTimeout(ctx, cfg.GameTimeout)
 	defer cancel()
 	g.res = GameResult{Index: g.index, Preset: g.preset, Requests: map[string]int{}}
-	mk := func(i int, name string, host bool) *bot {
+	mk := func(i int, name string, host bool) *device {
 		seed := cfg.Seed*1_000_003 + uint64(g.index)*101 + uint64(i)
-		b := &bot{g: g, c: NewClient(cfg.URL, SourceAddr(firstBot+i), cfg.Metrics), rng: rand.New(rand.NewPCG(seed, 7)),
+		b := &device{g: g, c: NewClient(cfg.URL, SourceAddr(firstBot+i), cfg.Metrics), rng: rand.New(rand.NewPCG(seed, 7)),
 			label: fmt.Sprintf("g%d-b%d", g.index, i), host: host, name: name, unknown: map[string]int{}, refused: map[string]int{}, passed: map[string]bool{}, acted: map[string]bool{}}
 		if host {
 			b.id = "host"
@@ -626,7 +638,7 @@ func (g *game) run(ctx context.Context, firstBot int) GameResult {
 	}
 	g.res.Code = g.code
 	var wg sync.WaitGroup
-	bots := []*bot{hostBot}
+	bots := []*device{hostBot}
 	for i := 1; i <= cfg.Players; i++ {
 		b := mk(i, fmt.Sprintf("Bot %d", i), false)
 		defer b.c.Close()

@@ -24,7 +24,8 @@ import (
 
 	"github.com/aws/aws-lambda-go/events"
 
-	"citysleeps/infra/localdynamo"
+	"citysleeps/infra/harness/localdynamo"
+	"citysleeps/infra/harness/localdynamo/localdynamotest"
 	"citysleeps/shared/httpapi"
 	"citysleeps/shared/httpapi/apitest"
 	"citysleeps/shared/rules"
@@ -42,11 +43,11 @@ const coldStarts = 9
 // Gateway HTTP API (payload 2.0) events: create, ten joins, start, nights,
 // votes, 304s, errors. It reports each function's binary size (also built for
 // arm64, as deployed) and init time, read from the emulator's INIT REPORT line,
-// beside the bare function's (infra/bare), as a log, not an assertion.
+// beside the bare function's (infra/harness/bare), as a log, not an assertion.
 func TestLambdaRuntime(t *testing.T) {
 	root := repoRoot(t)
 	rie := installRIE(t, root)
-	db := localdynamo.MustStart(t)
+	db := localdynamotest.MustStart(t)
 
 	dir := t.TempDir()
 	bins := map[string]string{} // function → bootstrap for this machine
@@ -366,12 +367,12 @@ func makeBootstrap(t *testing.T, root, fn, dir, arch string) string {
 	return path
 }
 
-// buildBare builds infra/bare the way the Makefile builds the functions.
+// buildBare builds infra/harness/bare the way the Makefile builds the functions.
 func buildBare(t *testing.T, root, dir, arch string) string {
 	t.Helper()
 	path := filepath.Join(dir, "bootstrap")
 	run(t, root, []string{"GOOS=linux", "GOARCH=" + arch, "CGO_ENABLED=0"},
-		"go", "build", "-tags", "lambda.norpc", "-trimpath", "-ldflags=-s -w", "-o", path, "./infra/bare")
+		"go", "build", "-tags", "lambda.norpc", "-trimpath", "-ldflags=-s -w", "-o", path, "./infra/harness/bare")
 	checkELF(t, path, arch)
 	return path
 }

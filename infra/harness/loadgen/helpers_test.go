@@ -24,7 +24,7 @@ func TestMain(m *testing.M) {
 }
 
 // long turns the short forms of the load and fault tests, which `go test ./...`
-// runs, into longer bench runs: go test ./infra/loadgen -run 'Load|Fault' -long -v
+// runs, into longer bench runs: go test ./infra/harness/loadgen -run 'Load|Fault' -long -v
 var long = flag.Bool("long", false, "run the load and fault tests at bench size")
 
 // scale returns short or, with -long, long.

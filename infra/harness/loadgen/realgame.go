@@ -17,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"citysleeps/shared/bot"
 	"citysleeps/shared/httpapi"
 	"citysleeps/shared/rules"
 	"citysleeps/shared/service"
@@ -490,7 +491,7 @@ func (t *realTable) plan(c *realClient) {
 		return
 	}
 	c.planned[id] = true
-	a, ok := Choose(v, t.rng)
+	a, ok := bot.Choose(v.View, t.rng)
 	if !ok {
 		return
 	}

@@ -16,7 +16,7 @@ import (
 	"github.com/awslabs/goformation/v7/cloudformation/wafv2"
 	"github.com/awslabs/goformation/v7/intrinsics"
 
-	"citysleeps/infra/loadgen"
+	"citysleeps/infra/harness/loadgen"
 	"citysleeps/shared/httpapi"
 	"citysleeps/shared/httpapi/body"
 	"citysleeps/shared/service"

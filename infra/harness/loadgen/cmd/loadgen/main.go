@@ -6,9 +6,9 @@
 // estimated AWS cost of one 10-player 45-minute game and how soon a player asked
 // to act sees it.
 //
-//	go run ./infra/loadgen/cmd/loadgen -games 100                 # local server, bolt store
-//	go run ./infra/loadgen/cmd/loadgen -store dynamo -games 20    # DynamoDB store on dynalite
-//	go run ./infra/loadgen/cmd/loadgen -url http://127.0.0.1:8080 # a server already running
+//	go run ./infra/harness/loadgen/cmd/loadgen -games 100                 # local server, bolt store
+//	go run ./infra/harness/loadgen/cmd/loadgen -store dynamo -games 20    # DynamoDB store on dynalite
+//	go run ./infra/harness/loadgen/cmd/loadgen -url http://127.0.0.1:8080 # a server already running
 //
 // The server is started in this process on 127.0.0.1 (a free port), built as
 // infra/server builds it, unless -url names one. Only loopback addresses are
@@ -25,7 +25,7 @@ import (
 	"strings"
 	"time"
 
-	"citysleeps/infra/loadgen"
+	"citysleeps/infra/harness/loadgen"
 )
 
 func main() {

@@ -1,4 +1,4 @@
-package localdynamo
+package localdynamotest
 
 import (
 	"hash/crc32"
@@ -18,7 +18,7 @@ import (
 // counts as a throttle. Reads pass through. It lets a test see what a request
 // does against a throttled table, through the real SDK client.
 //
-//	th := localdynamo.NewThrottle(t, srv.Endpoint)
+//	th := localdynamotest.NewThrottle(t, srv.Endpoint)
 //	t.Setenv("DYNAMODB_ENDPOINT", th.Endpoint)
 //	th.On.Store(true) // from now on every PutItem is throttled
 type Throttle struct {

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"citysleeps/infra/localdynamo"
+	"citysleeps/infra/harness/localdynamo"
 )
 
 // serverBinary builds infra/server once per test binary.

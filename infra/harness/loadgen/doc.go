@@ -11,12 +11,13 @@
 // polls GET /api/games/{code} with If-None-Match, waiting the pollAfterMs the
 // server last gave it (the frontend's Poller: the hint is kept across 304s, an
 // action's answer replaces the view and drops the ETag, failures back off 1 s,
-// 2 s, 4 s… with jitter). Players act when their view offers an action (see
-// Choose): the black team agree on one victim, speakers sometimes nominate and
-// end their speech at once, everyone votes. When a vote opens (or a night
-// begins) the players of a game are held until all have seen it and then act in
-// the same instant, as a table does. Every action has a client-made id; an action
-// answered 5xx, 429 or not at all is sent again with the same id.
+// 2 s, 4 s… with jitter). Players act when their view offers an action, as
+// bot.Choose decides for every bot of the project: the black team agree on one
+// victim, speakers sometimes nominate and end their speech at once, everyone
+// votes. When a vote opens (or a night begins) the players of a game are held
+// until all have seen it and then act in the same instant, as a table does.
+// Every action has a client-made id; an action answered 5xx, 429 or not at all
+// is sent again with the same id.
 //
 // At the end each client reads the game-over view, whose event log is complete,
 // and checks that every action the API acknowledged is there exactly once
@@ -51,7 +52,7 @@
 // Start runs the server in this process on 127.0.0.1:0, wired as infra/server
 // wires it (service.New, httpapi.New, ratelimit.Wrap), on the embedded bolt
 // store, on the DynamoDB store against dynalite (started on loopback through
-// infra/localdynamo), or in memory, with a Meter around the store and the
+// infra/harness/localdynamo), or in memory, with a Meter around the store and the
 // handler that counts store calls, DynamoDB capacity units (as billed for the
 // item sizes seen; on dynalite also as the store's Capacity hook reports them),
 // conflicts and item sizes. Run also takes the URL of a server already running,
@@ -59,11 +60,11 @@
 //
 // # Commands
 //
-//	go run ./infra/loadgen/cmd/loadgen -games 100                   # bolt, real cadence
-//	go run ./infra/loadgen/cmd/loadgen -store dynamo -games 20      # DynamoDB store on dynalite
-//	go run ./infra/loadgen/cmd/loadgen -games 100 -json report.json # the report as JSON too
-//	go test -run '^$' -bench . ./infra/loadgen                      # the benchmarks
-//	go test ./infra/loadgen -run 'Load|Fault' -long -v              # load and fault tests at bench size
+//	go run ./infra/harness/loadgen/cmd/loadgen -games 100                   # bolt, real cadence
+//	go run ./infra/harness/loadgen/cmd/loadgen -store dynamo -games 20      # DynamoDB store on dynalite
+//	go run ./infra/harness/loadgen/cmd/loadgen -games 100 -json report.json # the report as JSON too
+//	go test -run '^$' -bench . ./infra/harness/loadgen                      # the benchmarks
+//	go test ./infra/harness/loadgen -run 'Load|Fault' -long -v              # load and fault tests at bench size
 //
 // The fault tests (fault_*_test.go) kill the local server (infra/server, built
 // and run as a child process) with SIGKILL while games run, inject store

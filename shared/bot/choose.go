@@ -1,6 +1,16 @@
-package loadgen
+// Package bot is a player that is not a person: given what a player sees (a
+// rules.View), it decides what they do next, and a Driver plays whole games
+// with one in every seat through any Table (the service in-process, the HTTP
+// API, the Lambda functions). Every test and the load tool play through it, so
+// a change to what the views offer is met in one place.
+//
+// The bot chooses only among the actions its own view lists, the way the
+// frontend draws its buttons; it never looks at state its player may not see.
+package bot
 
 import (
+	crand "crypto/rand"
+	"encoding/base64"
 	"math/rand/v2"
 	"slices"
 
@@ -22,9 +32,9 @@ import (
 //   - a Commissar who may reveal does so half the time, a testament names a
 //     checked player; a hand is raised now and then (R-MANIAC-09).
 //
-// Optional actions that change nothing for the bench (leave, withdraw) are never
-// taken.
-func Choose(v View, rng *rand.Rand) (rules.Action, bool) {
+// Optional actions that change nothing for a game played by bots (leave,
+// withdraw) are never taken.
+func Choose(v rules.View, rng *rand.Rand) (rules.Action, bool) {
 	has := func(typ rules.ActionType) (rules.Option, bool) {
 		i := slices.IndexFunc(v.Actions, func(o rules.Option) bool { return o.Type == typ })
 		if i < 0 {
@@ -127,7 +137,7 @@ func Choose(v View, rng *rand.Rand) (rules.Action, bool) {
 
 // Awaits reports whether the view asks its player to act: any action but the
 // optional ones (leave, withdraw, reveal, raise_hand).
-func Awaits(v View) bool {
+func Awaits(v rules.View) bool {
 	for _, o := range v.Actions {
 		switch o.Type {
 		case rules.ActLeave, rules.ActWithdraw, rules.ActReveal, rules.ActRaiseHand:
@@ -138,13 +148,10 @@ func Awaits(v View) bool {
 	return false
 }
 
-// gathers reports whether an action in view v belongs to a moment when the
-// whole table acts at once: a vote, or the night's tasks. (A bot waits at the
-// gate once per phase instance, before its first such action.)
-func gathers(v View, a rules.Action) bool {
-	switch a.Type {
-	case rules.ActVote, rules.ActVoteAll:
-		return true
-	}
-	return v.Phase.Name == rules.PhaseNight
+// ActionID returns a fresh random action id, 22 characters like a client's
+// 128-bit one, so that stored sizes measured with bots are realistic.
+func ActionID() string {
+	b := make([]byte, 16)
+	crand.Read(b)
+	return base64.RawURLEncoding.EncodeToString(b)
 }

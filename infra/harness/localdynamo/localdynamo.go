@@ -6,12 +6,8 @@
 // the repository root (`make test` does) before using this package. Without
 // it, Start fails with a message that says so; tests never skip.
 //
-// From a test:
-//
-//	srv := localdynamo.MustStart(t) // stopped when the test ends
-//	st := store.NewDynamo(srv.Client(), srv.Table)
-//
-// From TestMain or a tool:
+// Tests start it through package localdynamotest (MustStart, Shared); from
+// TestMain or a tool:
 //
 //	srv, err := localdynamo.Start(ctx)
 //	if err != nil { ... }
@@ -32,7 +28,6 @@ import (
 	"strings"
 	"sync"
 	"syscall"
-	"testing"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -106,22 +101,6 @@ func Start(ctx context.Context) (*Server, error) {
 		return nil, err
 	}
 	return s, nil
-}
-
-// MustStart is Start for tests: it fails tb at once if dynalite cannot start,
-// and stops the server when tb's test ends.
-func MustStart(tb testing.TB) *Server {
-	tb.Helper()
-	s, err := Start(context.Background())
-	if err != nil {
-		tb.Fatalf("start dynalite: %v", err)
-	}
-	tb.Cleanup(func() {
-		if err := s.Stop(); err != nil {
-			tb.Errorf("stop dynalite: %v", err)
-		}
-	})
-	return s
 }
 
 // launch starts the process on a free port and waits until it answers.
@@ -301,32 +280,4 @@ func (b *tailBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return strings.TrimSpace(b.buf.String())
-}
-
-// Shared is one dynalite server for a whole test binary, started by the first
-// test that needs it: starting one per test would cost seconds each. A package's
-// TestMain calls Stop after m.Run.
-type Shared struct {
-	once sync.Once
-	srv  *Server
-	err  error
-}
-
-// Get returns the shared server, starting it on first use. It fails tb if
-// dynalite cannot start: tests that need it never skip.
-func (s *Shared) Get(tb testing.TB) *Server {
-	tb.Helper()
-	s.once.Do(func() { s.srv, s.err = Start(context.Background()) })
-	if s.err != nil {
-		tb.Fatalf("dynalite is needed for this test (run `npm ci` at the repository root, or make test): %v", s.err)
-	}
-	return s.srv
-}
-
-// Stop stops the shared server if a test started it.
-func (s *Shared) Stop() error {
-	if s.srv == nil {
-		return nil
-	}
-	return s.srv.Stop()
 }

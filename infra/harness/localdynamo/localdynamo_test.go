@@ -16,7 +16,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"citysleeps/infra/localdynamo"
+	"citysleeps/infra/harness/localdynamo"
+	"citysleeps/infra/harness/localdynamo/localdynamotest"
 )
 
 func TestLoadGamesTableFromTemplate(t *testing.T) {
@@ -197,7 +198,7 @@ func TestStartWithoutDynalite(t *testing.T) {
 
 // TestMustStartServesTable is how a test uses the package.
 func TestMustStartServesTable(t *testing.T) {
-	srv := localdynamo.MustStart(t)
+	srv := localdynamotest.MustStart(t)
 	ctx := context.Background()
 	client := srv.Client()
 	item := map[string]types.AttributeValue{"code": &types.AttributeValueMemberS{Value: "ABC"}}

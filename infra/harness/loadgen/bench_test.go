@@ -2,7 +2,6 @@ package loadgen
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"net/http"
@@ -10,47 +9,37 @@ import (
 	"testing"
 	"time"
 
+	"citysleeps/shared/bot"
 	"citysleeps/shared/rules"
 )
 
 // step makes the game move by one action: the first player, from a random
-// seat, whose view offers something takes it; if nobody can, the host sends
-// "advance". It reports false once the game is over.
+// seat, whose view offers something takes it (bot.Driver.Next); if nobody
+// can, the host sends "advance". It reports false once the game is over.
 func (tb *table) step(t testing.TB, rng *rand.Rand, n int) bool {
 	ctx := context.Background()
-	start := rng.IntN(len(tb.ids))
-	for k := range tb.ids {
-		id := tb.ids[(start+k)%len(tb.ids)]
-		r, err := tb.clients[id].Do(ctx, "", http.MethodGet, "/api/games/"+tb.code, tb.tokens[id], nil, "")
-		if err != nil || r.Status != http.StatusOK {
-			t.Fatalf("read: %v %d", err, r.Status)
+	m, ok, err := tb.driver(rng).Next(ctx, rng.IntN(len(tb.ids)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok {
+		a := m.Action
+		a.ID = fmt.Sprintf("b%d", n)
+		id := tb.ids[m.Player]
+		r, err := tb.clients[id].JSON(ctx, "", http.MethodPost, "/api/games/"+tb.code+"/actions", tb.tokens[id], a)
+		if err != nil || (r.Status != http.StatusOK && r.Status != http.StatusConflict) {
+			t.Fatalf("act %+v: %v %d %s", a, err, r.Status, r.Body)
 		}
-		v := decodeView(t, r.Body)
-		if v.Winner != nil {
-			return false
-		}
-		if a, ok := Choose(v, rng); ok {
-			a.ID = fmt.Sprintf("b%d", n)
-			r, err := tb.clients[id].JSON(ctx, "", http.MethodPost, "/api/games/"+tb.code+"/actions", tb.tokens[id], a)
-			if err != nil || (r.Status != http.StatusOK && r.Status != http.StatusConflict) {
-				t.Fatalf("act %+v: %v %d %s", a, err, r.Status, r.Body)
-			}
-			return true
-		}
+		return true
+	}
+	if tb.view(t, tb.host, tb.hostTok).Winner != nil {
+		return false
 	}
 	r, err := tb.host.JSON(ctx, "", http.MethodPost, "/api/games/"+tb.code+"/actions", tb.hostTok, rules.Action{ID: fmt.Sprintf("a%d", n), Type: rules.ActAdvance, Now: true})
 	if err != nil || r.Status != http.StatusOK {
 		t.Fatalf("advance: %v %d %s", err, r.Status, r.Body)
 	}
 	return true
-}
-
-func decodeView(t testing.TB, body []byte) View {
-	var v View
-	if err := json.Unmarshal(body, &v); err != nil {
-		t.Fatal(err)
-	}
-	return v
 }
 
 // benchTarget starts a server on store for a benchmark.
@@ -303,7 +292,7 @@ func BenchmarkVoteBurst(b *testing.B) {
 				var wg sync.WaitGroup
 				b.StartTimer()
 				for _, id := range tb.ids {
-					a, ok := Choose(views[id], rng)
+					a, ok := bot.Choose(views[id].View, rng)
 					if !ok || a.Type != rules.ActVote {
 						continue
 					}

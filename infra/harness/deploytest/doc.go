@@ -3,7 +3,7 @@
 // and the store's table calls; the Makefile's sam build targets; and the function
 // binaries themselves, run under AWS's Lambda Runtime Interface Emulator against
 // dynalite and driven with API Gateway HTTP API events, with their size and init
-// time measured beside a bare function's (infra/bare).
+// time measured beside a bare function's (infra/harness/bare).
 //
-// It has only tests: go test ./infra/deploytest (make test runs it).
+// It has only tests: go test ./infra/harness/deploytest (make test runs it).
 package deploytest
