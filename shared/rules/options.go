@@ -178,6 +178,15 @@ type Options struct {
 	HandOver int `json:"handOver"`
 }
 
+// MissingVotesToLastNominee reports whether a vote not cast counts for the
+// last nominee (R-SPORT-05; text 003: the last nominee gets all remaining
+// votes), so that the count names voters who never tapped; otherwise a
+// missing vote is an abstention. Under "anyone" voting there is no last
+// nominee, and "last_nominee" is read as "abstain".
+func (o Options) MissingVotesToLastNominee() bool {
+	return o.NonVoters == NonVotersLastNominee && o.Voting == VotingNominees
+}
+
 // Wakes is how many times a night wakes the table. Every living player taps
 // once in each wake, whatever their role, so the number of taps — and the
 // game's version and pending counts with them — says nothing about who holds

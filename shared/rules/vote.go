@@ -62,9 +62,7 @@ func (s *State) closeVote(now time.Time) {
 		s.closeHalfVote(now)
 		return
 	}
-	// R-SPORT-05: a missing vote counts for the last nominee (text 003: the last
-	// nominee gets all remaining votes); otherwise it is an abstention.
-	if s.Rules.NonVoters == NonVotersLastNominee && s.Rules.Voting == VotingNominees {
+	if s.Rules.MissingVotesToLastNominee() {
 		last := s.Phase.Candidates[len(s.Phase.Candidates)-1]
 		for _, p := range s.living() {
 			if !s.hasBallot(p.ID) {

@@ -214,7 +214,7 @@ func dupGame(t *testing.T, base, preset string, firstSource int) {
 		t.Fatalf("game %s not over after 600 steps (phase %s)", tb.code, end.Phase.Name)
 	}
 	var c Check
-	autofill := end.Rules.NonVoters == "last_nominee" && end.Rules.Voting == "nominees"
+	autofill := end.Rules.MissingVotesToLastNominee()
 	for id, as := range acks {
 		c.Add(Verify(end.Events, id, as, nil, nil, autofill))
 	}

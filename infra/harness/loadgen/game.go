@@ -425,7 +425,7 @@ func (b *device) final(ctx context.Context) {
 			b.g.fail("%s: final read: status %d", b.name, r.Status)
 			return
 		}
-		c := Verify(v.Events, b.id, b.acks, b.unknown, b.refused, v.Rules.NonVoters == "last_nominee" && v.Rules.Voting == "nominees")
+		c := Verify(v.Events, b.id, b.acks, b.unknown, b.refused, v.Rules.MissingVotesToLastNominee())
 		for i, p := range c.Problems {
 			c.Problems[i] = fmt.Sprintf("game %s (%s): %s", b.g.code, b.g.preset, p)
 		}
