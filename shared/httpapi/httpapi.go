@@ -196,11 +196,18 @@ func (h *handler) create(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
+	h.created(w, r, c)
+}
+
+// created answers a new game: 201 with its code, the host token (none for
+// the next game of a table, whose host keeps the token it has), the join
+// link and the host's view.
+func (h *handler) created(w http.ResponseWriter, r *http.Request, c service.Created) {
 	game := h.embedded(r, c.Game)
 	w.Header().Set("Location", "/api/games/"+c.Code)
 	writeJSON(w, http.StatusCreated, struct {
 		Code      string          `json:"code"`
-		HostToken string          `json:"hostToken"`
+		HostToken string          `json:"hostToken,omitempty"`
 		JoinURL   string          `json:"joinUrl"`
 		Game      json.RawMessage `json:"game"`
 	}{c.Code, c.HostToken, h.joinURL(r, c.Code), game})
@@ -280,13 +287,7 @@ func (h *handler) again(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	game := h.embedded(r, c.Game)
-	w.Header().Set("Location", "/api/games/"+c.Code)
-	writeJSON(w, http.StatusCreated, struct {
-		Code    string          `json:"code"`
-		JoinURL string          `json:"joinUrl"`
-		Game    json.RawMessage `json:"game"`
-	}{c.Code, h.joinURL(r, c.Code), game})
+	h.created(w, r, c)
 }
 
 // GET /api/games/{code}/qr.svg
