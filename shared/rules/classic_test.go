@@ -136,7 +136,7 @@ func TestClassicHalfVote(t *testing.T) {
 	g.vote(map[int]int{1: 6, 2: 6, 3: 6, 4: 1, 6: 1, 7: 1})
 	// 3-3 between seats 1 and 6: now the half vote, between those two only.
 	g.want(PhaseVote)
-	if g.s.Phase.Reason != "half" || !slices.Equal(g.s.Phase.Candidates, []string{id(1), id(6)}) {
+	if g.s.Phase.Reason != ReasonHalf || !slices.Equal(g.s.Phase.Candidates, []string{id(1), id(6)}) {
 		t.Fatalf("R-CLASSIC-10: the half vote's step %+v", g.s.Phase)
 	}
 	g.wantEvent(EvTie, 1, "half_vote")
@@ -159,7 +159,7 @@ func TestClassicHalfVote(t *testing.T) {
 	g.night(nil)
 	g.speeches(nil)
 	g.vote(map[int]int{2: 6, 3: 6, 4: 2, 6: 2, 7: 0})
-	if g.s.Phase.Reason == "half" {
+	if g.s.Phase.Reason == ReasonHalf {
 		t.Fatal("R-CLASSIC-10: a half vote with no victim last night")
 	}
 
@@ -173,7 +173,7 @@ func TestClassicHalfVote(t *testing.T) {
 		g.vote(map[int]int{1: 6, 2: 6, 3: 6, 4: 1, 6: 1, 7: 1})
 		g.tick(31 * time.Second) // the victim does not vote: the tie is a tie
 		g.want(PhaseVote)
-		if g.s.Phase.Reason != "" || g.s.Repeats != 1 {
+		if g.s.Phase.Reason != ReasonNone || g.s.Repeats != 1 {
 			t.Fatalf("R-CLASSIC-10: after an unused half vote %+v, repeats %d", g.s.Phase, g.s.Repeats)
 		}
 	})
@@ -186,7 +186,7 @@ func TestClassicHalfVote(t *testing.T) {
 		g.wantDead(3)
 		g.speeches(nil)
 		g.vote(map[int]int{1: 6, 2: 6, 4: 1, 5: 1, 6: 0, 7: 0})
-		if g.s.Phase.Reason == "half" || g.s.HalfVoter != "" {
+		if g.s.Phase.Reason == ReasonHalf || g.s.HalfVoter != "" {
 			t.Fatal("R-CLASSIC-10: a mafia victim casts the half vote")
 		}
 	})

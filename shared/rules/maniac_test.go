@@ -94,7 +94,7 @@ func TestManiacGame(t *testing.T) {
 		t.Fatalf("R-MANIAC-09: %+v", g.s.Phase)
 	}
 	g.do(9, ActRaiseHand, 0)
-	for g.s.Phase.Reason != "extra" {
+	for g.s.Phase.Reason != ReasonExtra {
 		g.do(g.s.player(g.s.speaker()).Seat, ActEndSpeech, 0)
 	}
 	if g.s.speaker() != id(9) || g.s.Phase.EndsAt.Sub(g.now) != 30e9 {
@@ -350,7 +350,7 @@ func TestManiacSpeakerRaisesHand(t *testing.T) {
 	g.refuse(1, Action{Type: ActRaiseHand}, ErrAlreadyActed)
 	g.do(1, ActEndSpeech, 0)
 	g.do(3, ActRaiseHand, 0) // seat 3, before their own speech
-	for g.s.Phase.Reason != "extra" {
+	for g.s.Phase.Reason != ReasonExtra {
 		g.do(g.s.player(g.s.speaker()).Seat, ActEndSpeech, 0)
 	}
 	if !slices.Equal(g.s.Phase.Queue, []string{id(1), id(3)}) || g.s.Phase.EndsAt.Sub(g.now) != 30*time.Second {

@@ -90,7 +90,7 @@ func TestNextStep(t *testing.T) {
 	g.s = last
 	g.tick(seconds(g.s.Rules.HandOver))
 	g.want(PhaseDefence)
-	if n := nextOf(t, g.closing(7, Action{Type: ActEndSpeech})); n == nil || *n != (Step{Name: PhaseDefence, Speaker: id(8), Reason: "car_crash"}) {
+	if n := nextOf(t, g.closing(7, Action{Type: ActEndSpeech})); n == nil || *n != (Step{Name: PhaseDefence, Speaker: id(8), Reason: ReasonCarCrash}) {
 		t.Errorf("after the first defence: %+v, want seat 8's defence", n)
 	}
 

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -241,15 +240,7 @@ func (r RealReport) Text() string {
 		}
 	}
 	w("")
-	w("TARGETS")
-	keys := make([]string, 0, len(r.Targets))
-	for k := range r.Targets {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		w("  %-44s %s", k, r.Targets[k])
-	}
+	writeTargets(w, 44, r.Targets)
 	w("")
 	w("PRICES (one table: loadgen.Prices)")
 	b.WriteString(PriceTable())

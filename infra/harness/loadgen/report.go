@@ -7,7 +7,6 @@ import (
 	"os"
 	"runtime"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 )
@@ -361,15 +360,7 @@ func (r Report) Text() string {
 	}
 	w("  item size           max %d B; at game end mean %.0f B, max %d B", r.ItemMax, r.ItemEndMean, r.ItemEndMax)
 	w("")
-	w("TARGETS")
-	keys := make([]string, 0, len(r.Targets))
-	for k := range r.Targets {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		w("  %-22s %s", k, r.Targets[k])
-	}
+	writeTargets(w, 22, r.Targets)
 	return b.String()
 }
 
@@ -388,4 +379,13 @@ func sortedPairs[V any](m map[string]V, format, sep string) string {
 		parts[i] = fmt.Sprintf(format, k, m[k])
 	}
 	return strings.Join(parts, sep)
+}
+
+// writeTargets lists a report's targets by name, each with its verdict, the
+// names padded to width.
+func writeTargets(w func(string, ...any), width int, targets map[string]string) {
+	w("TARGETS")
+	for _, k := range slices.Sorted(maps.Keys(targets)) {
+		w("  %-*s %s", width, k, targets[k])
+	}
 }
