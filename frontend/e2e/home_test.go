@@ -28,6 +28,8 @@ func TestHomeAndLinks(t *testing.T) {
 	// The language is remembered across a reload.
 	phone.reload()
 	phone.waitFor("the remembered language", `document.documentElement.lang === 'ro'`, 10*time.Second)
+	// The form is drawn once the rules' schema has come (GET /api/rules).
+	phone.waitFor("the rules form", `document.querySelector('details.options')`, 10*time.Second)
 
 	// Custom rules: changing an option makes the rule set custom, each option has
 	// its one-line help, and the share link carries the change.

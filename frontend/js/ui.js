@@ -145,9 +145,10 @@ export function rolesList(t, view) {
 }
 
 // LONG_WORD is the longest word of a name that fits a half-width target button
-// on a phone; with a longer one the buttons take the whole width, so that no name
+// on a 390 px phone inside a card (about 95 px of text: "Gheorghe" does not
+// fit); with a longer one the buttons take the whole width, so that no name
 // breaks inside a word.
-const LONG_WORD = 9;
+const LONG_WORD = 7;
 
 // targetButtons: one big button per target player. opts.me marks the viewer's
 // own seat ("★ You", data-me), so that nobody picks themselves by mistake;
