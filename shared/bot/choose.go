@@ -1,11 +1,19 @@
 // Package bot is a player that is not a person: given what a player sees (a
-// rules.View), it decides what they do next, and a Driver plays whole games
-// with one in every seat through any Table (the service in-process, the HTTP
-// API, the Lambda functions). Every test and the load tool play through it, so
-// a change to what the views offer is met in one place.
+// rules.View), it decides what they do next (Choose), and it plays whole
+// games with one in every seat, in either of two ways:
 //
-// The bot chooses only among the actions its own view lists, the way the
-// frontend draws its buttons; it never looks at state its player may not see.
+//   - a Driver plays turn by turn through any Table (the service in-process,
+//     the HTTP API, the Lambda functions), so that a test can stop the game at
+//     the moment it looks at;
+//   - a Device runs one client, a phone, the shared screen or the console, on
+//     a clock of its own, polling and acting as the page does; the load tool
+//     runs one for every client of its games, on the wall clock or a virtual
+//     one.
+//
+// Both decide through Choose, so a change to what the views offer is met in
+// one place. The bot chooses only among the actions its own view lists, the
+// way the frontend draws its buttons; it never looks at state its player may
+// not see.
 package bot
 
 import (
@@ -35,13 +43,7 @@ import (
 // Optional actions that change nothing for a game played by bots (leave,
 // withdraw) are never taken.
 func Choose(v rules.View, rng *rand.Rand) (rules.Action, bool) {
-	has := func(typ rules.ActionType) (rules.Option, bool) {
-		i := slices.IndexFunc(v.Actions, func(o rules.Option) bool { return o.Type == typ })
-		if i < 0 {
-			return rules.Option{}, false
-		}
-		return v.Actions[i], true
-	}
+	has := func(typ rules.ActionType) (rules.Option, bool) { return option(v, typ) }
 	me := ""
 	black := false
 	if v.You != nil {
@@ -133,6 +135,15 @@ func Choose(v rules.View, rng *rand.Rand) (rules.Action, bool) {
 		return rules.Action{Type: rules.ActRaiseHand}, true
 	}
 	return rules.Action{}, false
+}
+
+// option is what v offers of type typ, if anything.
+func option(v rules.View, typ rules.ActionType) (rules.Option, bool) {
+	i := slices.IndexFunc(v.Actions, func(o rules.Option) bool { return o.Type == typ })
+	if i < 0 {
+		return rules.Option{}, false
+	}
+	return v.Actions[i], true
 }
 
 // Awaits reports whether the view asks its player to act: any action but the

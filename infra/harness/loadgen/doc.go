@@ -5,19 +5,21 @@
 // # The bots
 //
 // Each game has a host (the shared screen: it creates the game, waits for the
-// table, starts it, and sends "advance" only if nothing moves for a long time)
-// and ten players, each a client of its own with its own loopback source address
-// (all of 127.0.0.0/8 is loopback), as every phone has its own. Every client
-// polls GET /api/games/{code} with If-None-Match, waiting the pollAfterMs the
-// server last gave it (the frontend's Poller: the hint is kept across 304s, an
-// action's answer replaces the view and drops the ETag, failures back off 1 s,
-// 2 s, 4 s… with jitter). Players act when their view offers an action, as
-// bot.Choose decides for every bot of the project: the black team agree on one
-// victim, speakers sometimes nominate and end their speech at once, everyone
-// votes. When a vote opens (or a night begins) the players of a game are held
-// until all have seen it and then act in the same instant, as a table does.
-// Every action has a client-made id; an action answered 5xx, 429 or not at all
-// is sent again with the same id.
+// table, starts it, and sends "advance" only if a step stands still for a long
+// time) and ten players, each a client of its own with its own loopback source
+// address (all of 127.0.0.0/8 is loopback), as every phone has its own. Every
+// client is a bot.Device on the wall clock, the same loop the real games run
+// on a virtual one: it polls GET /api/games/{code} with If-None-Match, waiting
+// the pollAfterMs the server last gave it (the frontend's Poller: the hint is
+// kept across 304s, an action's answer replaces the view and drops the ETag,
+// failures back off 1 s, 2 s, 4 s… with jitter), and acts when its view offers
+// an action, as bot.Choose decides for every bot of the project: the black
+// team agree on one victim, speakers sometimes nominate and end their speech
+// at once, everyone votes. When a vote opens (or a night begins) the players of
+// a game are held until all have seen it and then act in the same instant, as
+// a table does (the players' bot.Pace). Every action has a client-made id; an
+// action answered 5xx, 429 or not at all is sent again with the same id (the
+// device's bot.Conn).
 //
 // At the end each client reads the game-over view, whose event log is complete,
 // and checks that every action the API acknowledged is there exactly once
@@ -40,9 +42,10 @@
 // time, through the real handler and service on the memory store, with the
 // presets' own timers and people's pace (Human: speeches that use most of their
 // minute, votes a few seconds after the vote opens, night tasks in ten), every
-// phone and the shared screen polling at the server's hints as the frontend
-// does, and gzip accepted as browsers accept it. Nothing sleeps, so a game of
-// half an hour takes a second. The Meter counts its requests, bytes and
+// phone and the shared screen a bot.Device polling at the server's hints as
+// the frontend does, and gzip accepted as browsers accept it. The devices take
+// turns on a virtual clock, one at a time in the order of virtual time, so a
+// seed replays a game and one of half an hour takes a second. The Meter counts its requests, bytes and
 // DynamoDB units; Project turns them into one 45-minute game's bill (prices.go),
 // and each time the game asks a player to act, the delay until their phone
 // shows it is measured exactly.

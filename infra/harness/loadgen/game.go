@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -97,7 +96,8 @@ func (g *game) fail(format string, args ...any) {
 	}
 }
 
-// device is one client: a player's phone, or the host's shared screen.
+// device is one client's line to its game (bot.Conn): a player's phone, or
+// the host's shared screen.
 type device struct {
 	g     *game
 	c     *Client
@@ -118,13 +118,9 @@ type device struct {
 	acks    []Ack
 	unknown map[string]int  // log keys of actions that got no final answer
 	refused map[string]int  // log keys of actions refused on a retry
-	passed  map[string]bool // phase instances whose gate this bot went through
-	acted   map[string]bool // phase instance + action type: acknowledged already
+	passed  map[string]bool // steps whose gate this bot went through
 	watch   []effect        // the last acknowledged effects, checked in later views
 	done    bool            // checked the final log
-
-	lastVersion int64     // host: the version last seen change
-	lastChange  time.Time // host: when it changed
 }
 
 // effect is something an acknowledged action did that a later view of the same
@@ -135,50 +131,28 @@ type effect struct {
 	phase string
 }
 
-// phaseID names the phase instance a view is in. Every step that opens (a
-// night, a speech, a vote) sets a new deadline, so the deadline tells two votes
-// over the same candidates apart.
-func phaseID(v View) string {
-	ends := ""
-	if v.Phase.EndsAt != nil {
-		ends = v.Phase.EndsAt.UTC().Format(time.RFC3339Nano)
-	}
-	speaker := ""
-	if v.Phase.Speaker != nil {
-		speaker = *v.Phase.Speaker
-	}
-	return fmt.Sprintf("%s|%d|%d|%s|%s|%s|%s", v.Phase.Name, v.Phase.Day, v.Phase.Night, v.Phase.Reason,
-		strings.Join(v.Phase.Candidates, ","), speaker, ends)
-}
-
 func (b *device) path() string { return "/api/games/" + b.g.code }
 
 // sleep waits d of real cadence, scaled down by the speed-up; false if ctx ended.
 func (b *device) sleep(ctx context.Context, d time.Duration) bool {
-	return sleepCtx(ctx, time.Duration(float64(d)/b.g.cfg.Speed))
+	return bot.WallClock.Sleep(ctx, time.Now().Add(b.scaled(d)))
 }
 
-func sleepCtx(ctx context.Context, d time.Duration) bool {
-	t := time.NewTimer(max(d, 0))
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return false
-	case <-t.C:
-		return true
-	}
+// scaled is d of real cadence at the run's speed-up.
+func (b *device) scaled(d time.Duration) time.Duration {
+	return time.Duration(float64(d) / b.g.cfg.Speed)
 }
 
-// wait sleeps until the next poll, as the frontend's Poller decides it: the
-// server's last hint (kept across 304s), or an exponential backoff with jitter
-// after failures. The hint is the server's, in the server's time, which is not
-// scaled: it already counts down to the next deadline and hand-over, and with
-// the load run's hand-over of 0 it asks for a poll a second. It returns false
-// if ctx ended.
-func (b *device) wait(ctx context.Context) bool {
+// wait is how long to wait before the next poll, as the frontend's Poller
+// decides it: the server's last hint (kept across 304s), or an exponential
+// backoff with jitter after failures. The hint is the server's, in the
+// server's time, which is not scaled: it already counts down to the next
+// deadline and hand-over, and with the load run's hand-over of 0 it asks for a
+// poll a second.
+func (b *device) wait() time.Duration {
 	if b.failures > 0 {
 		base := min(15*time.Second, time.Second<<min(b.failures-1, 4))
-		return b.sleep(ctx, time.Duration(float64(base)*(0.75+b.rng.Float64()/2)))
+		return b.scaled(time.Duration(float64(base) * (0.75 + b.rng.Float64()/2)))
 	}
 	d := b.every
 	if d <= 0 {
@@ -190,7 +164,7 @@ func (b *device) wait(ctx context.Context) bool {
 	} else {
 		b.g.cfg.Metrics.PlayerEvery.Add(float64(d.Milliseconds()))
 	}
-	return sleepCtx(ctx, d)
+	return d
 }
 
 // accept takes a new view, from a poll or an action's answer.
@@ -204,7 +178,7 @@ func (b *device) accept(v View, etag string, fromPoll bool) {
 	if fromPoll && !b.host && b.g.cfg.Meter != nil && bot.Awaits(v.View) && !bot.Awaits(b.view.View) && v.Version >= b.maxVer {
 		b.noticed(v)
 	}
-	id := phaseID(v)
+	id := bot.Step(v.View)
 	for _, e := range b.watch {
 		if e.phase == id && e.lost(v) {
 			b.g.mu.Lock()
@@ -259,9 +233,9 @@ func (b *device) noticed(v View) {
 	}
 }
 
-// poll asks for the view with If-None-Match, as the frontend's Poller does.
-// It returns false when polling must stop (a final error).
-func (b *device) poll(ctx context.Context) bool {
+// Poll is bot.Conn's: it asks for the view with If-None-Match, as the
+// frontend's Poller does. An error (one no retry mends) stops the device.
+func (b *device) Poll(ctx context.Context) (rules.View, time.Duration, error) {
 	r, err := b.c.Do(ctx, "poll", http.MethodGet, b.path(), b.token, nil, b.etag)
 	b.count("poll")
 	switch {
@@ -269,34 +243,36 @@ func (b *device) poll(ctx context.Context) bool {
 		if ctx.Err() == nil {
 			b.failures++
 		}
-		return true
 	case r.Status == http.StatusNotModified:
 		b.failures = 0
 		b.g.mu.Lock()
 		b.g.res.Polls304++
 		b.g.mu.Unlock()
-		return true
 	case r.Status == http.StatusOK:
 		b.failures = 0
 		var v View
 		if err := json.Unmarshal(r.Body, &v); err != nil {
-			b.g.fail("%s: poll: %v", b.name, err)
-			return false
+			return b.view.View, 0, fmt.Errorf("poll: %w", err)
 		}
 		b.accept(v, r.ETag, true)
-		return true
 	case retryable(r, nil):
 		b.failures++
-		return true
+	default:
+		return b.view.View, 0, fmt.Errorf("poll: status %d %s", r.Status, r.Body)
 	}
-	b.g.fail("%s: poll: status %d %s", b.name, r.Status, r.Body)
-	return false
+	return b.view.View, b.wait(), nil
 }
 
 func (b *device) count(kind string) {
 	b.g.mu.Lock()
 	b.g.res.Requests[kind]++
 	b.g.mu.Unlock()
+}
+
+// Act is bot.Conn's: act, and the view and wait after it.
+func (b *device) Act(ctx context.Context, a rules.Action) (rules.View, time.Duration, bool, error) {
+	ok := b.act(ctx, a)
+	return b.view.View, b.wait(), ok, nil
 }
 
 // act sends one action until it gets a final answer, with the same id every
@@ -352,7 +328,6 @@ func (b *device) act(ctx context.Context, a rules.Action) bool {
 		}
 		ack.Version = v.Version
 		b.acks = append(b.acks, ack)
-		b.acted[phaseID(chosenIn)+"|"+string(a.Type)] = true
 		b.g.mu.Lock()
 		b.g.res.Acked++
 		b.g.mu.Unlock()
@@ -391,21 +366,10 @@ func (b *device) watchEffect(a rules.Action, chosenIn View) {
 	default:
 		return
 	}
-	b.watch = append(b.watch, effect{what: string(a.Type) + " " + a.Target, lost: lost, phase: phaseID(chosenIn)})
+	b.watch = append(b.watch, effect{what: string(a.Type) + " " + a.Target, lost: lost, phase: bot.Step(chosenIn.View)})
 	if len(b.watch) > 32 {
 		b.watch = b.watch[1:]
 	}
-}
-
-// fresh is v without the actions this player already had acknowledged in the
-// same phase instance. The rules offer none of them again (an earlier version
-// kept "heal" on offer in the Doctor's step of a night, R-MANIAC-07, and a bot
-// that took the offer healed until the deadline); this keeps a bot from
-// repeating itself if a rule ever does again.
-func (b *device) fresh(v View) View {
-	id := phaseID(v)
-	v.Actions = slices.DeleteFunc(slices.Clone(v.Actions), func(o rules.Option) bool { return b.acted[id+"|"+string(o.Type)] })
-	return v
 }
 
 // final reads the game-over view without If-None-Match, so that it has the whole
@@ -442,8 +406,8 @@ func (b *device) final(ctx context.Context) {
 
 // gathers reports whether an action in view v belongs to a moment when the
 // whole table acts at once: a vote, or the night's tasks. (A bot waits at the
-// gate once per phase instance, before its first such action.)
-func gathers(v View, a rules.Action) bool {
+// gate once per step, before its first such action.)
+func gathers(v rules.View, a rules.Action) bool {
 	switch a.Type {
 	case rules.ActVote, rules.ActVoteAll:
 		return true
@@ -451,90 +415,84 @@ func gathers(v View, a rules.Action) bool {
 	return v.Phase.Name == rules.PhaseNight
 }
 
-// play is the loop of a client in a started game: poll, act while the view asks
-// for it, wait as the server says.
-func (b *device) play(ctx context.Context) {
-	cfg := b.g.cfg
-	for ctx.Err() == nil {
-		if !b.poll(ctx) {
-			return
+// play runs the client as a bot.Device until the game is over, then checks the
+// final log.
+func (b *device) play(ctx context.Context, mind bot.Mind, pace bot.Pace) {
+	d := &bot.Device{Conn: b, Clock: bot.WallClock, Mind: mind, Pace: pace}
+	if _, err := d.Play(ctx, b.view.View, 0); err != nil {
+		if ctx.Err() == nil {
+			b.g.fail("%s: %v", b.name, err)
 		}
-		if b.view.Winner != nil {
-			b.final(ctx)
-			return
-		}
-		if b.host {
-			b.hostTurn(ctx)
-		} else {
-			for i := 0; i < 8 && ctx.Err() == nil; i++ {
-				a, ok := bot.Choose(b.fresh(b.view).View, b.rng)
-				if !ok {
-					break
-				}
-				if cfg.Burst && gathers(b.view, a) {
-					sig := phaseID(b.view)
-					if !b.passed[sig] {
-						b.passed[sig] = true
-						gt := b.g.gate(sig, b.view.Phase.Pending)
-						hold := time.NewTimer(time.Duration(float64(cfg.MaxHold) / cfg.Speed))
-						select {
-						case <-gt.open:
-						case <-b.g.over:
-						case <-hold.C:
-						case <-ctx.Done():
-						}
-						hold.Stop()
-					}
-				} else if cfg.Think > 0 {
-					b.sleep(ctx, time.Duration(b.rng.Int64N(int64(cfg.Think))))
-				}
-				if !b.act(ctx, a) {
-					break
-				}
-				if b.view.Winner != nil {
-					b.final(ctx)
-					return
-				}
-			}
-		}
-		if !b.wait(ctx) {
-			return
-		}
+		return
 	}
+	b.final(ctx)
 }
 
-// hostTurn is what the host does on each poll: start the game once the table is
-// full, and move it on if nothing has changed for a long time.
-func (b *device) hostTurn(ctx context.Context) {
-	has := func(typ rules.ActionType) bool {
-		return slices.ContainsFunc(b.view.Actions, func(o rules.Option) bool { return o.Type == typ })
+// pace is when a player acts: when a vote opens (or a night begins) the
+// players of a game are held until all have seen it and then act in the same
+// instant (Config.Burst); any other action waits a think time.
+func (b *device) pace(ctx context.Context, v rules.View, a rules.Action, _ time.Time) (time.Time, bool) {
+	cfg := b.g.cfg
+	if cfg.Burst && gathers(v, a) {
+		sig := bot.Step(v)
+		if !b.passed[sig] {
+			b.passed[sig] = true
+			gt := b.g.gate(sig, v.Phase.Pending)
+			hold := time.NewTimer(b.scaled(cfg.MaxHold))
+			select {
+			case <-gt.open:
+			case <-b.g.over:
+			case <-hold.C:
+			case <-ctx.Done():
+			}
+			hold.Stop()
+		}
+		return time.Now(), true
 	}
-	if b.view.Phase.Name == rules.PhaseLobby {
-		b.g.mu.Lock()
-		ghosts, joined := b.g.ghosts, b.g.joined
-		b.g.ghosts = nil
-		b.g.mu.Unlock()
-		for _, name := range ghosts {
-			for _, p := range b.view.Players {
-				if p.Name == name {
-					b.act(ctx, rules.Action{Type: rules.ActKick, Target: p.ID})
-				}
+	if cfg.Think > 0 {
+		return time.Now().Add(b.scaled(time.Duration(b.rng.Int64N(int64(cfg.Think))))), true
+	}
+	return time.Now(), true
+}
+
+// loadHost is the Mind of the host's screen: it removes seats whose join was
+// applied but never answered, starts the game once every bot has its seat,
+// and moves the game on if nothing has changed for a long time
+// (Config.StuckAfter, by hostPace).
+type loadHost struct{ g *game }
+
+// Decide is bot.Mind's.
+func (h loadHost) Decide(v rules.View) (rules.Action, bool) {
+	has := func(typ rules.ActionType) bool {
+		return slices.ContainsFunc(v.Actions, func(o rules.Option) bool { return o.Type == typ })
+	}
+	if v.Phase.Name != rules.PhaseLobby {
+		return rules.Action{Type: rules.ActAdvance, Now: true}, has(rules.ActAdvance)
+	}
+	h.g.mu.Lock()
+	defer h.g.mu.Unlock()
+	for i, name := range h.g.ghosts {
+		for _, p := range v.Players {
+			if p.Name == name {
+				h.g.ghosts = slices.Delete(h.g.ghosts, i, i+1)
+				return rules.Action{Type: rules.ActKick, Target: p.ID}, true
 			}
 		}
-		// Start once every bot has its seat, and only its seat.
-		if joined == b.g.cfg.Players && len(ghosts) == 0 && len(b.view.Players) == b.g.cfg.Players && has(rules.ActStart) {
-			b.act(ctx, rules.Action{Type: rules.ActStart})
-		}
-		return
 	}
-	if b.view.Version != b.lastVersion {
-		b.lastVersion, b.lastChange = b.view.Version, time.Now()
-		return
+	full := h.g.joined == h.g.cfg.Players && len(v.Players) == h.g.cfg.Players
+	return rules.Action{Type: rules.ActStart}, full && has(rules.ActStart)
+}
+
+// Acted is bot.Mind's.
+func (loadHost) Acted(rules.View, rules.Action) {}
+
+// hostPace sends "advance" once a step has gone unchanged for
+// Config.StuckAfter (wall time), anything else at once.
+func (b *device) hostPace(_ context.Context, _ rules.View, a rules.Action, since time.Time) (time.Time, bool) {
+	if a.Type == rules.ActAdvance {
+		return since.Add(b.g.cfg.StuckAfter), true
 	}
-	if time.Since(b.lastChange) > b.g.cfg.StuckAfter && has(rules.ActAdvance) {
-		b.act(ctx, rules.Action{Type: rules.ActAdvance, Now: true})
-		b.lastChange = time.Now()
-	}
+	return time.Now(), true
 }
 
 // create opens the game with the host's client.
@@ -623,7 +581,7 @@ func (g *game) run(ctx context.Context, firstBot int) GameResult {
 	mk := func(i int, name string, host bool) *device {
 		seed := cfg.Seed*1_000_003 + uint64(g.index)*101 + uint64(i)
 		b := &device{g: g, c: NewClient(cfg.URL, SourceAddr(firstBot+i), cfg.Metrics), rng: rand.New(rand.NewPCG(seed, 7)),
-			label: fmt.Sprintf("g%d-b%d", g.index, i), host: host, name: name, unknown: map[string]int{}, refused: map[string]int{}, passed: map[string]bool{}, acted: map[string]bool{}}
+			label: fmt.Sprintf("g%d-b%d", g.index, i), host: host, name: name, unknown: map[string]int{}, refused: map[string]int{}, passed: map[string]bool{}}
 		if host {
 			b.id = "host"
 		}
@@ -654,13 +612,13 @@ func (g *game) run(ctx context.Context, firstBot int) GameResult {
 				cancel()
 				return
 			}
-			b.play(ctx)
+			b.play(ctx, &bot.Player{Rand: b.rng}, b.pace)
 		}()
 	}
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		hostBot.play(ctx)
+		hostBot.play(ctx, loadHost{g}, hostBot.hostPace)
 	}()
 	wg.Wait()
 	g.res.Took = time.Since(start)

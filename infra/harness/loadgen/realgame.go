@@ -3,9 +3,9 @@ package loadgen
 import (
 	"bytes"
 	"compress/gzip"
-	"container/heap"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -31,7 +31,8 @@ import (
 // bots act at once, on short timers, so its games have another shape. PlayReal
 // plays such a game in virtual time instead, through the real HTTP handler and
 // service on the memory store, and counts every request the phones and the
-// screen make. Nothing sleeps: a 40-minute game takes about a second.
+// screen make. Each client is a bot.Device, as in the load run, on a virtual
+// clock: a 40-minute game takes about a second.
 
 // Human is how long people at a real table take. Each range is [min, max),
 // drawn uniformly.
@@ -127,10 +128,10 @@ func PlayReal(preset, moderator string, seed uint64, h Human) (RealGame, error) 
 	return sim.result(preset), nil
 }
 
-// realTable is one game in virtual time: a clock, the server on it, the
-// clients and the queue of what happens next.
+// realTable is one game in virtual time: the clock, the server on it and its
+// clients, each a bot.Device on a goroutine of its own.
 type realTable struct {
-	now       time.Time
+	clock     *virtualClock
 	start     time.Time
 	rng       *rand.Rand
 	h         Human
@@ -142,11 +143,9 @@ type realTable struct {
 	host      *realClient // the shared screen when the app moderates, else the console
 	screen    *realClient // the shared screen beside a person's console; nil when the app moderates
 	players   []*realClient
-	queue     events
-	seq       int
-	over      bool
+	actions   int   // actions sent, for their ids
+	over      bool  // the host saw the game over
 	err       error // the first thing that went wrong; it ends the game
-	startAt   bool  // the host's start is planned
 
 	// What the server showed, as the oracle read it after every change and at
 	// every deadline: each revision that was new to the public, and each step
@@ -176,59 +175,32 @@ type shown struct {
 	rev revision
 }
 
-// realClient is one phone, screen or console, polling as the frontend does.
+// realClient is one phone, screen or console: its page's line to the game
+// (bot.Conn), polling as the frontend does.
 type realClient struct {
-	kind     string
-	name     string
-	token    string
-	view     View
-	etag     string
-	hint     time.Duration
-	gen      int                  // the current poll; older poll events are stale
-	planned  map[string]bool      // phase instances in which the next action is decided
-	firstAt  map[string]time.Time // when each phase instance was first seen
-	actGen   int                  // the current planned action; older ones are stale
-	polls    int
-	history  []shown // each newer revision the page showed, and when
-	nextDone string  // the step the moderator has planned to end
-}
-
-type event struct {
-	at  time.Time
-	seq int
-	fn  func()
-}
-
-type events []event
-
-func (e events) Len() int { return len(e) }
-func (e events) Less(i, j int) bool {
-	if !e[i].at.Equal(e[j].at) {
-		return e[i].at.Before(e[j].at)
-	}
-	return e[i].seq < e[j].seq
-}
-func (e events) Swap(i, j int) { e[i], e[j] = e[j], e[i] }
-func (e *events) Push(x any)   { *e = append(*e, x.(event)) }
-func (e *events) Pop() any {
-	old := *e
-	x := old[len(old)-1]
-	*e = old[:len(old)-1]
-	return x
+	t       *realTable
+	kind    string
+	name    string
+	token   string
+	view    View
+	etag    string
+	hint    time.Duration
+	polls   int
+	history []shown // each newer revision the page showed, and when
 }
 
 // realGameLimit stops a game that has not ended after this much virtual time.
 const realGameLimit = 4 * time.Hour
 
 func newRealTable(seed uint64, h Human, moderator string) *realTable {
+	// The stores check expiry against the real clock: start from it.
+	start := time.Now().UTC().Truncate(time.Second)
 	t := &realTable{
-		// The stores check expiry against the real clock: start from it.
-		now: time.Now().UTC().Truncate(time.Second),
+		clock: newVirtualClock(start), start: start,
 		rng: rand.New(rand.NewPCG(seed, 0x7ab1e)),
 		h:   h, moderator: moderator, deadSet: map[time.Time]bool{},
 	}
-	t.start = t.now
-	clock := func() time.Time { return t.now }
+	clock := t.clock.Now
 	mem := store.NewMemory()
 	t.meter = NewMeter(mem)
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -247,12 +219,6 @@ func seedBytes(seed uint64) (b [32]byte) {
 		}
 	}
 	return b
-}
-
-// at runs fn at virtual time when.
-func (t *realTable) at(when time.Time, fn func()) {
-	t.seq++
-	heap.Push(&t.queue, event{at: when, seq: t.seq, fn: fn})
 }
 
 func (t *realTable) between(r [2]time.Duration) time.Duration {
@@ -279,7 +245,7 @@ func (t *realTable) request(method, path, token string, body any, etag string) (
 		}
 		rd = bytes.NewReader(b)
 	}
-	t.sent = append(t.sent, t.now)
+	t.sent = append(t.sent, t.clock.Now())
 	req := httptest.NewRequest(method, path, rd)
 	req.RemoteAddr = "127.0.0.1:1"
 	if token != "" {
@@ -318,32 +284,51 @@ func (t *realTable) play(preset string) error {
 		return err
 	}
 	t.code = c.Code
-	t.host = &realClient{kind: ClientScreen, name: "screen", token: c.HostToken}
+	ctx, stop := context.WithCancel(context.Background())
+	now := t.clock.Now()
+	t.host = &realClient{t: t, kind: ClientScreen, name: "screen", token: c.HostToken}
 	if t.moderator == rules.ModeratorHost {
 		t.host.kind, t.host.name = ClientConsole, "console"
-		t.screen = &realClient{kind: ClientScreen, name: "screen"}
-		t.poll(t.screen)
+		t.screen = &realClient{t: t, kind: ClientScreen, name: "screen"}
+		t.clock.goAt(now, func() { t.seat(ctx, t.screen, nil, nil, rules.View{}, 0) })
 	}
-	t.accept(t.host, c.Game, "")
-	t.schedulePoll(t.host, c.Game.PollAfterMs)
+	t.host.accept(c.Game, "")
+	wait := t.host.wait(c.Game.PollAfterMs)
+	t.clock.goAt(now, func() { t.seat(ctx, t.host, realHost{t}, t.hostPace, c.Game.View, wait) })
 	for i := range RealPlayers {
-		p := &realClient{kind: ClientPhone, name: "Player " + strconv.Itoa(i+1)}
+		p := &realClient{t: t, kind: ClientPhone, name: "Player " + strconv.Itoa(i+1)}
 		t.players = append(t.players, p)
-		t.at(t.now.Add(t.between(t.h.Join)), func() { t.join(p) })
+		t.clock.goAt(now.Add(t.between(t.h.Join)), func() {
+			if v, ok := p.join(); ok {
+				t.seat(ctx, p, &bot.Player{Rand: t.rng}, t.humanPace, v.View, p.wait(v.PollAfterMs))
+			}
+		})
 	}
 	t.watch()
-	for t.queue.Len() > 0 && !t.over && t.err == nil {
-		e := heap.Pop(&t.queue).(event)
-		if e.at.Sub(t.start) > realGameLimit {
-			return fmt.Errorf("not over after %v", realGameLimit)
-		}
-		t.now = e.at
-		e.fn()
+	err := t.clock.run(func() bool { return t.over || t.err != nil }, t.start.Add(realGameLimit), stop)
+	switch {
+	case t.err != nil:
+		return t.err
+	case errors.Is(err, errOverTime):
+		return fmt.Errorf("not over after %v", realGameLimit)
+	case err != nil:
+		return fmt.Errorf("the game stopped moving at %v: %w", t.clock.Now().Sub(t.start), err)
 	}
-	if t.err == nil && !t.over {
-		t.err = fmt.Errorf("the game stopped moving at %v", t.now.Sub(t.start))
+	return nil
+}
+
+// seat runs c's page as a bot.Device from view v, the next poll wait away,
+// until it sees the game over; the host's seeing it ends the game.
+func (t *realTable) seat(ctx context.Context, c *realClient, mind bot.Mind, pace bot.Pace, v rules.View, wait time.Duration) {
+	d := &bot.Device{Conn: c, Clock: t.clock, Mind: mind, Pace: pace}
+	_, err := d.Play(ctx, v, wait)
+	switch {
+	case ctx.Err() != nil:
+	case err != nil:
+		t.fail("%s: %v", c.name, err)
+	case c == t.host:
+		t.over = true
 	}
-	return t.err
 }
 
 // clients lists every client: the phones, then the screens.
@@ -359,61 +344,51 @@ func (t *realTable) clients() []*realClient {
 // fail records the first problem; play stops at it.
 func (t *realTable) fail(format string, args ...any) {
 	if t.err == nil {
-		t.err = fmt.Errorf("at %v: "+format, append([]any{t.now.Sub(t.start)}, args...)...)
+		t.err = fmt.Errorf("at %v: "+format, append([]any{t.clock.Now().Sub(t.start)}, args...)...)
 	}
 }
 
-func (t *realTable) join(p *realClient) {
-	status, body, _ := t.do(http.MethodPost, "/api/games/"+t.code+"/players", "", map[string]string{"name": p.name}, "")
+// join takes the phone's seat and returns the join's view.
+func (c *realClient) join() (View, bool) {
+	t := c.t
+	status, body, _ := t.do(http.MethodPost, "/api/games/"+t.code+"/players", "", map[string]string{"name": c.name}, "")
 	var j Joined
 	if status != http.StatusCreated || json.Unmarshal(body, &j) != nil {
-		t.fail("%s: join: %d %s", p.name, status, body)
-		return
+		t.fail("%s: join: %d %s", c.name, status, body)
+		return View{}, false
 	}
-	p.token = j.Token
-	t.accept(p, j.Game, "")
-	t.schedulePoll(p, j.Game.PollAfterMs)
+	c.token = j.Token
+	c.accept(j.Game, "")
 	t.watch()
+	return j.Game, true
 }
 
-// schedulePoll plans c's next poll as the frontend's Poller does: the
-// server's hint, counted from when the answer reached the page. A hint of 0
-// (none given) keeps the last one.
-func (t *realTable) schedulePoll(c *realClient, hintMs int64) {
+// wait is how long the page waits before its next poll, as the frontend's
+// Poller decides it: the server's hint, counted from when the answer reached
+// the page. A hint of 0 (none given) keeps the last one.
+func (c *realClient) wait(hintMs int64) time.Duration {
 	if hintMs > 0 {
 		c.hint = time.Duration(hintMs) * time.Millisecond
 	}
-	c.gen++
-	gen := c.gen
-	d := min(max(c.hint, 250*time.Millisecond), 30*time.Second)
-	t.at(t.now.Add(Latency+d), func() {
-		if c.gen == gen {
-			t.poll(c)
-		}
-	})
+	return Latency + min(max(c.hint, 250*time.Millisecond), 30*time.Second)
 }
 
-func (t *realTable) poll(c *realClient) {
-	status, body, etag, hint := t.get(c)
+// Poll is bot.Conn's: a GET with the page's ETag.
+func (c *realClient) Poll(context.Context) (rules.View, time.Duration, error) {
+	status, body, etag, hint := c.t.get(c)
 	c.polls++
 	switch status {
 	case http.StatusNotModified:
 	case http.StatusOK:
 		var v View
 		if err := json.Unmarshal(body, &v); err != nil {
-			t.fail("%s: poll: %v", c.name, err)
-			return
+			return c.view.View, 0, fmt.Errorf("poll: %w", err)
 		}
-		t.accept(c, v, etag)
+		c.accept(v, etag)
 	default:
-		t.fail("%s: poll: %d %s", c.name, status, body)
-		return
+		return c.view.View, 0, fmt.Errorf("poll: %d %s", status, body)
 	}
-	if c == t.host && c.view.Winner != nil {
-		t.over = true
-		return
-	}
-	t.schedulePoll(c, hint)
+	return c.view.View, c.wait(hint), nil
 }
 
 // get reads c's view with its ETag and returns the status, body, new ETag
@@ -429,89 +404,71 @@ func (t *realTable) get(c *realClient) (int, []byte, string, int64) {
 
 // accept takes a new view, from a poll or an answer; the page shows it
 // Latency after the server made it.
-func (t *realTable) accept(c *realClient, v View, etag string) {
-	if c.planned == nil {
-		c.planned, c.firstAt = map[string]bool{}, map[string]time.Time{}
-	}
-	id := phaseID(v)
-	if _, ok := c.firstAt[id]; !ok {
-		c.firstAt[id] = t.now
-	}
+func (c *realClient) accept(v View, etag string) {
 	rev := revision{v.Version, v.Tick}
 	if n := len(c.history); n == 0 || c.history[n-1].rev.before(rev) {
-		c.history = append(c.history, shown{t.now.Add(Latency), rev})
+		c.history = append(c.history, shown{c.t.clock.Now().Add(Latency), rev})
 	}
 	c.view, c.etag = v, etag
-	switch c.kind {
-	case ClientPhone:
-		t.plan(c)
-	case ClientConsole, ClientScreen:
-		if c == t.host {
-			t.hostPlans(c)
-		}
-	}
 }
 
-// hostPlans starts the game a little after the table is full, and, when a
-// person moderates, ends each step a little after its time is up, as the
-// console shows it.
-func (t *realTable) hostPlans(c *realClient) {
-	v := c.view
-	if v.Phase.Name == rules.PhaseLobby && !t.startAt && len(v.Players) >= RealPlayers {
-		t.startAt = true
-		t.at(t.now.Add(t.between(t.h.Start)), func() {
-			t.send(c, rules.Action{Type: rules.ActStart})
-		})
-		return
-	}
-	if t.moderator != rules.ModeratorHost || v.Phase.EndsAt == nil || v.Phase.Closing || v.Phase.Resuming || v.Phase.Paused ||
-		v.Phase.Name == rules.PhaseLobby || v.Winner != nil {
-		return
-	}
-	step := stepKey(v)
-	if c.nextDone == step {
-		return
-	}
-	c.nextDone = step
-	at := maxTime(*v.Phase.EndsAt, t.now).Add(t.between(t.h.Moderator))
-	t.at(at, func() {
-		if stepKey(c.view) == step && !c.view.Phase.Closing {
-			t.send(c, rules.Action{Type: rules.ActAdvance})
+// Act is bot.Conn's: it posts an action; its answer becomes the page's view,
+// as in the frontend (which then polls without an ETag at the answer's hint).
+func (c *realClient) Act(_ context.Context, a rules.Action) (rules.View, time.Duration, bool, error) {
+	t := c.t
+	t.actions++
+	a.ID = "a" + strconv.Itoa(t.actions)
+	status, body, _ := t.request(http.MethodPost, "/api/games/"+t.code+"/actions", c.token, a, "")
+	switch {
+	case status == http.StatusOK:
+		var v View
+		if err := json.Unmarshal(body, &v); err != nil {
+			return c.view.View, 0, false, fmt.Errorf("%s: %w", a.Type, err)
 		}
-	})
+		c.accept(v, "")
+		t.watch()
+		return v.View, c.wait(v.PollAfterMs), true, nil
+	case status == http.StatusConflict || status == http.StatusForbidden:
+		// The step moved on under them (the clock, another's act, a reveal that
+		// took them out): they look again at the next poll.
+		return c.view.View, 0, false, nil
+	}
+	return c.view.View, 0, false, fmt.Errorf("%s: %d %s", a.Type, status, body)
 }
 
-// plan decides a player's next action in the phase instance they see, once per
-// instance (and again after each of their own actions in it), and when a
-// person would take it.
-func (t *realTable) plan(c *realClient) {
-	v := c.view
-	id := phaseID(v)
-	if c.planned[id] || v.Winner != nil {
-		return
+// realHost is the Mind of the host's screen or console: it starts the game once
+// the table is full and, when a person moderates, ends each step once its
+// time is up, as the console shows it.
+type realHost struct{ t *realTable }
+
+// Decide is bot.Mind's.
+func (h realHost) Decide(v rules.View) (rules.Action, bool) {
+	switch {
+	case v.Phase.Name == rules.PhaseLobby:
+		return rules.Action{Type: rules.ActStart}, len(v.Players) >= RealPlayers
+	case h.t.moderator != rules.ModeratorHost || v.Phase.EndsAt == nil || v.Phase.Closing || v.Phase.Resuming || v.Phase.Paused:
+		return rules.Action{}, false
 	}
-	c.planned[id] = true
-	a, ok := bot.Choose(v.View, t.rng)
-	if !ok {
-		return
-	}
-	when, ok := t.humanTime(c, v, a)
-	if !ok {
-		return // the clock or the moderator will end it first
-	}
-	c.actGen++
-	gen := c.actGen
-	t.at(when, func() {
-		if c.actGen == gen && phaseID(c.view) == id {
-			t.send(c, a)
-		}
-	})
+	return rules.Action{Type: rules.ActAdvance}, true
 }
 
-// humanTime is when a person would take a in v; false if they would still be
-// talking when the step's time is up.
-func (t *realTable) humanTime(c *realClient, v View, a rules.Action) (time.Time, bool) {
-	first := c.firstAt[phaseID(v)]
+// Acted is bot.Mind's.
+func (realHost) Acted(rules.View, rules.Action) {}
+
+// hostPace is how long the host takes: the start a little after the last
+// join, "next" a little after the step's time is up.
+func (t *realTable) hostPace(_ context.Context, v rules.View, a rules.Action, _ time.Time) (time.Time, bool) {
+	now := t.clock.Now()
+	if a.Type == rules.ActStart {
+		return now.Add(t.between(t.h.Start)), true
+	}
+	return maxTime(*v.Phase.EndsAt, now).Add(t.between(t.h.Moderator)), true
+}
+
+// humanPace is when a person would take a in v, a step they first saw at
+// first; false if they would still be talking when the step's time is up.
+func (t *realTable) humanPace(_ context.Context, v rules.View, a rules.Action, first time.Time) (time.Time, bool) {
+	now := t.clock.Now()
 	span := time.Duration(0)
 	if v.Phase.EndsAt != nil {
 		span = v.Phase.EndsAt.Sub(first)
@@ -522,15 +479,15 @@ func (t *realTable) humanTime(c *realClient, v View, a rules.Action) (time.Time,
 		if v.Phase.EndsAt != nil && !at.Before(*v.Phase.EndsAt) {
 			return time.Time{}, false
 		}
-		return maxTime(at, t.now.Add(time.Second)), true
+		return maxTime(at, now.Add(time.Second)), true
 	case rules.ActNominate:
-		return maxTime(first.Add(time.Duration(t.share(t.h.NominateAt)*float64(span))), t.now.Add(time.Second)), true
+		return maxTime(first.Add(time.Duration(t.share(t.h.NominateAt)*float64(span))), now.Add(time.Second)), true
 	case rules.ActVote, rules.ActVoteAll:
-		return t.now.Add(t.between(t.h.Vote)), true
+		return now.Add(t.between(t.h.Vote)), true
 	case rules.ActKill, rules.ActCheck, rules.ActHeal, rules.ActProtect, rules.ActDefend, rules.ActShoot, rules.ActSleep:
-		return t.now.Add(t.between(t.h.Night)), true
+		return now.Add(t.between(t.h.Night)), true
 	}
-	return t.now.Add(t.between(t.h.Other)), true
+	return now.Add(t.between(t.h.Other)), true
 }
 
 func maxTime(a, b time.Time) time.Time {
@@ -538,31 +495,6 @@ func maxTime(a, b time.Time) time.Time {
 		return a
 	}
 	return b
-}
-
-// send posts an action; its answer becomes the client's view, as in the
-// frontend (which then polls without an ETag at the answer's hint).
-func (t *realTable) send(c *realClient, a rules.Action) {
-	t.seq++
-	a.ID = "a" + strconv.Itoa(t.seq)
-	status, body, _ := t.request(http.MethodPost, "/api/games/"+t.code+"/actions", c.token, a, "")
-	switch {
-	case status == http.StatusOK:
-		var v View
-		if err := json.Unmarshal(body, &v); err != nil {
-			t.fail("%s: %s: %v", c.name, a.Type, err)
-			return
-		}
-		delete(c.planned, phaseID(v)) // they may have more to do in this step
-		t.accept(c, v, "")
-		t.schedulePoll(c, v.PollAfterMs)
-		t.watch()
-	case status == http.StatusConflict || status == http.StatusForbidden:
-		// The step moved on under them (the clock, another's act, a reveal that
-		// took them out): they look again.
-	default:
-		t.fail("%s: %s: %d %s", c.name, a.Type, status, body)
-	}
 }
 
 // watch reads what the server shows everyone now, past the meter, after every
@@ -576,16 +508,16 @@ func (t *realTable) watch() {
 	}
 	rev := revision{v.Version, v.Tick}
 	if n := len(t.changes); n == 0 || t.changes[n-1].rev.before(rev) {
-		t.changes = append(t.changes, shown{t.now, rev})
+		t.changes = append(t.changes, shown{t.clock.Now(), rev})
 	}
 	open := !v.Phase.Closing && !v.Phase.Resuming && !v.Phase.Paused && v.Phase.Name != rules.PhaseLobby
 	if key := stepKey(View{View: v}); open && key != t.lastStep {
 		t.lastStep = key
-		t.openings = append(t.openings, shown{t.now, rev})
+		t.openings = append(t.openings, shown{t.clock.Now(), rev})
 	}
 	if e := v.Phase.EndsAt; e != nil && !t.deadSet[*e] {
 		t.deadSet[*e] = true
-		t.at(*e, t.watch)
+		t.clock.at(*e, t.watch)
 	}
 }
 
@@ -601,7 +533,7 @@ func stepKey(v View) string {
 }
 
 func (t *realTable) result(preset string) RealGame {
-	g := RealGame{Preset: preset, Moderator: t.moderator, Minutes: t.now.Sub(t.start).Minutes(), Kinds: t.meter.Kinds(),
+	g := RealGame{Preset: preset, Moderator: t.moderator, Minutes: t.clock.Now().Sub(t.start).Minutes(), Kinds: t.meter.Kinds(),
 		Days: t.host.view.Phase.Day, Opened: map[string][]time.Duration{}, Busiest: busiest(t.sent, PeakWindow)}
 	if w := t.host.view.Winner; w != nil {
 		g.Winner = string(*w)
