@@ -3,8 +3,9 @@
 // games with one in every seat, in either of two ways:
 //
 //   - a Driver plays turn by turn through any Table (the service in-process,
-//     the HTTP API, the Lambda functions), so that a test can stop the game at
-//     the moment it looks at;
+//     the HTTP API, the Lambda functions), a Device in every seat taking its
+//     turn in joining order, so that a test can stop the game at the moment
+//     it looks at;
 //   - a Device runs one client, a phone, the shared screen or the console, on
 //     a clock of its own, polling and acting as the page does; the load tool
 //     runs one for every client of its games, on the wall clock or a virtual

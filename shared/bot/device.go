@@ -15,8 +15,9 @@ import (
 // runs: it polls when the server says, makes up its mind on what it sees,
 // waits as long as a person would, and acts. Devices play whole evenings, each
 // phone, shared screen and console on its own loop: the load run on the wall
-// clock, the simulated real games on a virtual one. (Driver plays a game turn
-// by turn instead, so that a test can stop it at the moment it looks at.)
+// clock, the simulated real games on a virtual one. A Driver plays a game as
+// rounds of Device turns instead (Turn), off the clock, so that a test can
+// stop it at the moment it looks at.
 type Device struct {
 	Conn  Conn
 	Clock Clock
@@ -126,6 +127,27 @@ func (d *Device) Play(ctx context.Context, v rules.View, wait time.Duration) (ru
 			return v, err
 		}
 	}
+}
+
+// Turn is one turn of the device off the clock: it reads the view and, if
+// its Mind decides on an action, takes it at once. It returns the view after
+// (the action's answer, or what it read) and whether it acted. A Driver plays
+// games as rounds of turns.
+func (d *Device) Turn(ctx context.Context) (rules.View, bool, error) {
+	v, _, err := d.Conn.Poll(ctx)
+	if err != nil || v.Winner != nil || d.Mind == nil {
+		return v, false, err
+	}
+	a, ok := d.Mind.Decide(v)
+	if !ok {
+		return v, false, nil
+	}
+	av, _, ok, err := d.Conn.Act(ctx, a)
+	if !ok {
+		return v, false, err
+	}
+	d.Mind.Acted(v, a)
+	return av, true, nil
 }
 
 // Step names the instance of a step that a view shows: a night, a speech, a

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"time"
 
 	"citysleeps/shared/rules"
 )
@@ -24,8 +25,9 @@ type Seats struct {
 	Players []string
 }
 
-// Driver plays one game through a Table with a bot (Choose) in every seat,
-// and the host moving the game on, as a moderator would, when nobody can act.
+// Driver plays one game through a Table turn by turn: a Device in every seat,
+// each deciding with Choose, takes its turn in joining order, and the host
+// moves the game on, as a moderator would, when nobody can act.
 type Driver struct {
 	Table Table
 	Seats Seats
@@ -38,45 +40,42 @@ type Driver struct {
 // MaxRounds bounds Until; a 10-player game takes a few dozen rounds.
 const MaxRounds = 500
 
-// Round gives every player, in joining order, one turn: each reads their view
-// and takes Choose's action if it offers one. done is asked after every
-// action, with the view of the player who acted, and ends the round when it
-// holds. If nobody acted, the host advances the game (a step that waits for
-// its deadline, or a hand-over). It returns whether anything was done and the
-// host's view afterwards.
+// Round gives every player, in joining order, one turn (Device.Turn): each
+// reads their view and takes Choose's action if it offers one. done is asked
+// after every action, with the view of the player who acted, and ends the
+// round when it holds. If nobody acted, the host advances the game (a step
+// that waits for its deadline, or a hand-over). It returns whether anything
+// was done and the host's view afterwards.
 func (d *Driver) Round(ctx context.Context, done func(rules.View) bool) (bool, rules.View, error) {
 	acted := false
 	for _, tok := range d.Seats.Players {
-		v, err := d.Table.Read(ctx, d.Seats.Code, tok)
+		v, ok, err := d.seat(tok).Turn(ctx)
 		if err != nil {
-			return acted, rules.View{}, fmt.Errorf("read %s: %w", d.Seats.Code, err)
+			return acted, rules.View{}, err
 		}
 		if v.Phase.Name == rules.PhaseGameOver {
 			break
 		}
-		a, ok := Choose(v, d.Rand)
 		if !ok {
 			continue
-		}
-		if v, err = d.act(ctx, tok, a); err != nil {
-			return acted, rules.View{}, err
 		}
 		acted = true
 		if done(v) {
 			break
 		}
 	}
-	host, err := d.Table.Read(ctx, d.Seats.Code, d.Seats.Host)
+	host := d.conn(d.Seats.Host)
+	v, _, err := host.Poll(ctx)
 	if err != nil {
-		return acted, host, fmt.Errorf("read %s as the host: %w", d.Seats.Code, err)
+		return acted, v, err
 	}
-	if acted || done(host) || host.Phase.Name == rules.PhaseGameOver || (host.Phase.Name == rules.PhaseLobby && !host.Phase.Closing) ||
-		!slices.ContainsFunc(host.Actions, func(o rules.Option) bool { return o.Type == rules.ActAdvance }) {
-		return acted, host, nil
+	if acted || done(v) || v.Phase.Name == rules.PhaseGameOver || (v.Phase.Name == rules.PhaseLobby && !v.Phase.Closing) ||
+		!slices.ContainsFunc(v.Actions, func(o rules.Option) bool { return o.Type == rules.ActAdvance }) {
+		return acted, v, nil
 	}
 	d.Advances++
-	host, err = d.act(ctx, d.Seats.Host, rules.Action{Type: rules.ActAdvance, Now: true})
-	return err == nil, host, err
+	v, _, _, err = host.Act(ctx, rules.Action{Type: rules.ActAdvance, Now: true})
+	return err == nil, v, err
 }
 
 // Move is what one player does next.
@@ -95,29 +94,60 @@ func (d *Driver) Next(ctx context.Context, from int) (Move, bool, error) {
 	n := len(d.Seats.Players)
 	for k := range n {
 		i := (from + k) % n
-		v, err := d.Table.Read(ctx, d.Seats.Code, d.Seats.Players[i])
+		v, _, err := d.conn(d.Seats.Players[i]).Poll(ctx)
 		if err != nil {
-			return Move{}, false, fmt.Errorf("read %s: %w", d.Seats.Code, err)
+			return Move{}, false, err
 		}
 		if v.Winner != nil {
 			return Move{}, false, nil
 		}
-		if a, ok := Choose(v, d.Rand); ok {
+		if a, ok := (chooser{d}).Decide(v); ok {
 			return Move{Player: i, View: v, Action: a}, true, nil
 		}
 	}
 	return Move{}, false, nil
 }
 
-// act sends a with a fresh id.
-func (d *Driver) act(ctx context.Context, token string, a rules.Action) (rules.View, error) {
-	a.ID = ActionID()
-	v, err := d.Table.Act(ctx, d.Seats.Code, token, a)
+// seat is the Device of token's holder: on a Driver's turns, it decides
+// afresh every turn (the turns pace it) and takes any refusal as an error.
+func (d *Driver) seat(token string) *Device {
+	return &Device{Conn: d.conn(token), Mind: chooser{d}}
+}
+
+func (d *Driver) conn(token string) tableConn { return tableConn{d, token} }
+
+// chooser is the Mind of a Driver's seats: Choose on every turn.
+type chooser struct{ d *Driver }
+
+func (c chooser) Decide(v rules.View) (rules.Action, bool) { return Choose(v, c.d.Rand) }
+
+func (chooser) Acted(rules.View, rules.Action) {}
+
+// tableConn is a Driver's seat's line to the Table.
+type tableConn struct {
+	d     *Driver
+	token string
+}
+
+// Poll is Conn's; a Driver does not wait between turns.
+func (c tableConn) Poll(ctx context.Context) (rules.View, time.Duration, error) {
+	v, err := c.d.Table.Read(ctx, c.d.Seats.Code, c.token)
 	if err != nil {
-		return v, fmt.Errorf("act %+v in %s: %w", a, d.Seats.Code, err)
+		return v, 0, fmt.Errorf("read %s: %w", c.d.Seats.Code, err)
 	}
-	d.Actions++
-	return v, nil
+	return v, 0, nil
+}
+
+// Act is Conn's: the action with a fresh id; a refusal is an error, as a bot
+// chooses only what its view offers.
+func (c tableConn) Act(ctx context.Context, a rules.Action) (rules.View, time.Duration, bool, error) {
+	a.ID = ActionID()
+	v, err := c.d.Table.Act(ctx, c.d.Seats.Code, c.token, a)
+	if err != nil {
+		return v, 0, false, fmt.Errorf("act %+v in %s: %w", a, c.d.Seats.Code, err)
+	}
+	c.d.Actions++
+	return v, 0, true, nil
 }
 
 // Until plays rounds, from whatever point the game is at, until done holds
@@ -127,9 +157,9 @@ func (d *Driver) act(ctx context.Context, token string, a rules.Action) (rules.V
 // returns the host's view then, or an error if the game stops moving or takes
 // more than MaxRounds.
 func (d *Driver) Until(ctx context.Context, done func(rules.View) bool) (rules.View, error) {
-	host, err := d.Table.Read(ctx, d.Seats.Code, d.Seats.Host)
+	host, _, err := d.conn(d.Seats.Host).Poll(ctx)
 	if err != nil {
-		return host, fmt.Errorf("read %s as the host: %w", d.Seats.Code, err)
+		return host, err
 	}
 	for range MaxRounds {
 		if done(host) || host.Phase.Name == rules.PhaseGameOver {
