@@ -18,10 +18,10 @@ import (
 	"testing"
 	"time"
 
+	"citysleeps/infra/server/site"
 	"citysleeps/shared/httpapi"
 	"citysleeps/shared/rules"
 	"citysleeps/shared/service"
-	"citysleeps/shared/site"
 	"citysleeps/shared/store"
 )
 

@@ -33,11 +33,11 @@ import (
 	"syscall"
 	"time"
 
+	"citysleeps/infra/server/localserver"
+	"citysleeps/infra/server/ratelimit"
+	"citysleeps/infra/server/site"
 	"citysleeps/shared/httpapi"
-	"citysleeps/shared/localserver"
-	"citysleeps/shared/ratelimit"
 	"citysleeps/shared/service"
-	"citysleeps/shared/site"
 	"citysleeps/shared/store"
 )
 

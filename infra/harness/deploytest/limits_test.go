@@ -17,10 +17,10 @@ import (
 	"github.com/awslabs/goformation/v7/intrinsics"
 
 	"citysleeps/infra/harness/loadgen"
+	"citysleeps/infra/server/site"
 	"citysleeps/shared/httpapi"
 	"citysleeps/shared/httpapi/body"
 	"citysleeps/shared/service"
-	"citysleeps/shared/site"
 )
 
 // rawTemplate is template.yaml as plain data, every intrinsic function written

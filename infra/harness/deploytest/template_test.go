@@ -17,8 +17,8 @@ import (
 	"github.com/awslabs/goformation/v7/intrinsics"
 
 	"citysleeps/infra/harness/localdynamo"
+	"citysleeps/infra/server/site"
 	"citysleeps/shared/httpapi"
-	"citysleeps/shared/site"
 	"citysleeps/shared/store"
 )
 

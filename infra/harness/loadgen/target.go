@@ -12,9 +12,9 @@ import (
 	"time"
 
 	"citysleeps/infra/harness/localdynamo"
+	"citysleeps/infra/server/localserver"
+	"citysleeps/infra/server/ratelimit"
 	"citysleeps/shared/httpapi"
-	"citysleeps/shared/localserver"
-	"citysleeps/shared/ratelimit"
 	"citysleeps/shared/service"
 	"citysleeps/shared/store"
 )
