@@ -299,6 +299,9 @@ func (t *realTable) play(preset string) error {
 		p := &realClient{t: t, kind: ClientPhone, name: "Player " + strconv.Itoa(i+1)}
 		t.players = append(t.players, p)
 		t.clock.goAt(now.Add(t.between(t.h.Join)), func() {
+			if ctx.Err() != nil {
+				return // the game ended (it failed) before this player came
+			}
 			if v, ok := p.join(); ok {
 				t.seat(ctx, p, &bot.Player{Rand: t.rng}, t.humanPace, v.View, p.wait(v.PollAfterMs))
 			}
