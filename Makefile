@@ -50,20 +50,25 @@ run: build
 ## test: everything CI runs
 test: npm chromium lint $(RIE) test-go test-frontend
 
+# Every test under the race detector, then every benchmark once, so that
+# none breaks unseen between the runs of make bench.
 test-go:
 	$(GO) test -race -timeout $(TEST_TIMEOUT) ./...
+	$(GO) test -run '^$$' -bench . -benchtime=1x -timeout $(TEST_TIMEOUT) ./...
 
 # The frontend's own unit tests (node's test runner), when it has them.
 test-frontend: npm
 	@if [ -d frontend/test ]; then cd frontend && node --test test/; fi
 
-## bench: the benchmarks, then the Lambda binary sizes and init times
+## bench: the benchmarks, the Lambda binary sizes and init times, the load
+## runs, then the real games (80 of them, and a sweep of hand-over lengths
+## drawn to docs/handover.svg); it ends with the loadgen's `table:` line
 bench: npm $(RIE)
 	$(GO) test -run '^$$' -bench . -benchmem -timeout $(TEST_TIMEOUT) ./...
-	$(GO) run ./infra/harness/loadgen/cmd/loadgen -games 100 -json bin/load-bolt.json
-	$(GO) run ./infra/harness/loadgen/cmd/loadgen -store dynamo -games 20 -json bin/load-dynamo.json
 	$(GO) test -run 'TestLambdaRuntime' -v -count=1 -timeout $(TEST_TIMEOUT) ./infra/harness/deploytest | \
-		awk '/Lambda functions|through Lambda/ {p=1} p && /^[[:space:]]*$$/ {p=0} p || /^(--- |ok|FAIL)/'
+		awk '/Lambda functions|through CloudFront/ {p=1} p && /^[[:space:]]*$$/ {p=0} p || /^(--- |ok|FAIL)/'
+	$(GO) run ./infra/harness/loadgen/cmd/loadgen -store dynamo -games 20 -real 0 -json bin/load-dynamo.json
+	$(GO) run ./infra/harness/loadgen/cmd/loadgen -games 100 -json bin/load-bolt.json -svg docs/handover.svg
 
 ## lint: gofmt, go vet, staticcheck and a tidy go.mod
 lint: $(STATICCHECK)

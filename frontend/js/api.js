@@ -8,14 +8,19 @@ export async function request(method, path, { token, body, etag } = {}) {
   const headers = { Accept: 'application/json' };
   if (token) headers.Authorization = 'Bearer ' + token;
   if (etag) headers['If-None-Match'] = etag;
+  const text = body === undefined ? '' : JSON.stringify(body);
   if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (method !== 'GET') {
+    const hash = await bodyHash(text);
+    if (hash) headers['x-amz-content-sha256'] = hash;
+  }
   const ctrl = new AbortController();
   const timer = setTimeout(() => ctrl.abort(), TIMEOUT_MS);
   try {
     const res = await fetch(path, {
       method,
       headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: body === undefined ? undefined : text,
       cache: 'no-store',
       signal: ctrl.signal,
     });
@@ -41,6 +46,17 @@ export async function request(method, path, { token, body, etag } = {}) {
   } finally {
     clearTimeout(timer);
   }
+}
+
+// bodyHash is the hex SHA-256 of a request's body. Deployed, CloudFront signs
+// each request to the functions with it and Lambda checks it (docs/API.md);
+// the browser has the digest only on a secure page (https, or localhost),
+// which the deployed site always is. Elsewhere (make run on the LAN) it is
+// null, and the local server needs none.
+export async function bodyHash(text) {
+  if (!globalThis.crypto || !crypto.subtle) return null;
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+  return Array.from(new Uint8Array(digest), (x) => x.toString(16).padStart(2, '0')).join('');
 }
 
 const enc = encodeURIComponent;

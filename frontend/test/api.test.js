@@ -1,6 +1,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { retried, sendAction, joinGame, deviceId, RETRY_MAX_MS } from '../js/api.js';
+import { createHash } from 'node:crypto';
+import { retried, sendAction, joinGame, deviceId, playAgain, getView, RETRY_MAX_MS } from '../js/api.js';
 
 // A browser's localStorage, in memory.
 globalThis.localStorage = {
@@ -15,7 +16,7 @@ globalThis.localStorage = {
 function fakeFetch(answers) {
   const sent = [];
   globalThis.fetch = async (path, init) => {
-    sent.push({ path, method: init.method, type: init.headers['Content-Type'], body: JSON.parse(init.body) });
+    sent.push({ path, method: init.method, type: init.headers['Content-Type'], hash: init.headers['x-amz-content-sha256'], raw: init.body, body: init.body === undefined ? undefined : JSON.parse(init.body) });
     const [status, headers = {}] = answers[Math.min(sent.length, answers.length) - 1];
     return new Response(status === 201 || status === 200 ? '{"ok":true}' : '{"error":{"code":"busy","message":"busy"}}', { status, headers });
   };
@@ -72,4 +73,17 @@ test('a join is resent with the same join id and this device\'s id', async () =>
   for (const s of sent) assert.deepEqual(s.body, { name: 'Аня', joinId: 'join-0123456789abcdef', device: deviceId() });
   assert.match(deviceId(), /^[0-9a-f]{32}$/);
   assert.equal(deviceId(), deviceId(), 'the device id is kept');
+});
+
+test('every POST carries the SHA-256 of its body, which CloudFront signs for the functions; a GET none', async () => {
+  const sha = (text) => createHash('sha256').update(text).digest('hex');
+  const sent = fakeFetch([[200]]);
+  await sendAction('K7QX2M', 'tok', { type: 'vote', target: 'p2', id: 'a1' });
+  await playAgain('K7QX2M', 'tok');
+  await getView('K7QX2M', 'tok');
+  assert.equal(sent[0].hash, sha(sent[0].raw));
+  assert.equal(sent[1].raw, undefined);
+  assert.equal(sent[1].hash, sha(''), 'a POST without a body hashes the empty one');
+  assert.equal(sent[2].method, 'GET');
+  assert.equal(sent[2].hash, undefined);
 });

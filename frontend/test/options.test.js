@@ -20,11 +20,11 @@ test('a preset is handed out as a copy', () => {
   assert.equal(book.presetOptions('sport').speech, 60);
 });
 
-test('every preset hands over for 8 seconds, and a link may set 0 to 10', () => {
-  for (const p of book.presets) assert.equal(book.presetOptions(p).handOver, 8, p);
+test('every preset hands over for 3 seconds, and a link may set 0 to 10', () => {
+  for (const p of book.presets) assert.equal(book.presetOptions(p).handOver, 3, p);
   assert.deepEqual(book.options.find((o) => o.key === 'handOver'), { key: 'handOver', type: 'int', min: 0, max: 10, group: 'timers' });
   assert.equal(book.fromQuery('custom', new URLSearchParams('handOver=0')).handOver, 0);
-  assert.equal(book.fromQuery('sport', new URLSearchParams('handOver=11')).handOver, 8);
+  assert.equal(book.fromQuery('sport', new URLSearchParams('handOver=11')).handOver, 3);
   assert.deepEqual(book.toQuery({ ...book.presetOptions('sport'), handOver: 10 }), [['handOver', '10']]);
 });
 

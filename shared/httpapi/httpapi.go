@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
-	"crypto/subtle"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -43,10 +42,6 @@ type Config struct {
 	// the request has one: in AWS, CloudFront puts the site's own host there
 	// (template.yaml), as the Lambda sees only API Gateway's.
 	TrustForwardedHost bool
-	// OriginVerify, if set, is the value every request must carry in
-	// OriginHeader, or be refused with 403: in AWS, CloudFront adds it, so the
-	// API's own address does not get around the edge's per-client limits.
-	OriginVerify string
 	// Function, if set, serves only that Lambda function's routes (FuncCreate, …);
 	// the others answer 404. Empty serves every route.
 	Function string
@@ -96,11 +91,12 @@ func New(cfg Config) http.Handler {
 			h.fail(w, r, service.Refuse(service.ErrMethodNotAllowed, "this route takes "+allow))
 		})
 	}
-	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		h.fail(w, r, service.Refuse(service.ErrNotFound, "no such route"))
-	})
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { h.fail(w, r, errNoRoute) })
 	return h.middleware(mux)
 }
+
+// errNoRoute answers a path that is none of the API's.
+var errNoRoute = service.Refuse(service.ErrNotFound, "no such route")
 
 type handler struct {
 	cfg Config
@@ -128,20 +124,18 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 	return w.ResponseWriter.Write(b)
 }
 
-// OriginHeader is the header that carries Config.OriginVerify.
-const OriginHeader = "X-Origin-Verify"
-
-// middleware adds the security headers, refuses a request without the
-// origin's mark (Config.OriginVerify), turns a panic into a logged 500 and
-// logs one line per request (never the token or the body).
+// middleware adds the security headers, refuses a path written with escapes
+// (no route has a character that needs one, and a limit that counts a route
+// by its path must not be got around by spelling it otherwise), turns a panic
+// into a logged 500 and logs one line per request (never the token or the
+// body).
 func (h *handler) middleware(next http.Handler) http.Handler {
-	want := []byte(h.cfg.OriginVerify)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		sw := &statusWriter{ResponseWriter: w}
 		apiHeaders(w.Header())
-		if len(want) > 0 && subtle.ConstantTimeCompare([]byte(r.Header.Get(OriginHeader)), want) != 1 {
-			h.fail(sw, r, service.Refuse(service.ErrForbidden, "requests come through the site's address"))
+		if r.URL.RawPath != "" {
+			h.fail(sw, r, errNoRoute)
 			return
 		}
 		defer func() {
@@ -343,7 +337,7 @@ func (h *handler) rules(w http.ResponseWriter, r *http.Request) {
 // embedded encodes a view sent inside another answer (a new game, a new seat)
 // with its poll hint.
 func (h *handler) embedded(r *http.Request, v rules.View) json.RawMessage {
-	return viewJSON(v, pollAfter(v.Timing, isScreen(v.Viewer, v.Moderator), h.cfg.Now()), h.joinLink(r, v))
+	return viewJSON(v, pollAfter(v.Timing, isScreen(v.Viewer), h.cfg.Now()), h.joinLink(r, v))
 }
 
 // joinLink is the join link a view carries: in the lobby of a view with no
@@ -416,7 +410,7 @@ func (h *handler) notModified(w http.ResponseWriter, r *http.Request, code, toke
 		return false
 	}
 	w.Header().Set("ETag", etag)
-	h.setPoll(w, pollAfter(rev.Timing, isScreen(rev.Viewer, rev.Moderator), h.cfg.Now()))
+	h.setPoll(w, pollAfter(rev.Timing, isScreen(rev.Viewer), h.cfg.Now()))
 	w.WriteHeader(http.StatusNotModified)
 	return true
 }
@@ -426,7 +420,7 @@ func (h *handler) notModified(w http.ResponseWriter, r *http.Request, code, toke
 func (h *handler) writeView(w http.ResponseWriter, r *http.Request, v rules.View, token string, conditional bool) {
 	etag := etagOf(service.Revision{Version: v.Version, Tick: v.Tick}, token)
 	w.Header().Set("ETag", etag)
-	poll := pollAfter(v.Timing, isScreen(v.Viewer, v.Moderator), h.cfg.Now())
+	poll := pollAfter(v.Timing, isScreen(v.Viewer), h.cfg.Now())
 	h.setPoll(w, poll)
 	if conditional && etagMatch(r.Header.Values("If-None-Match"), etag) {
 		w.WriteHeader(http.StatusNotModified)

@@ -155,9 +155,9 @@ func TestCreate(t *testing.T) {
 		c.Game.Rules.Speech != 45 || c.Game.Phase.Name != rules.PhaseLobby {
 		t.Errorf("game %+v", c.Game.View)
 	}
-	// A person's console polls like a phone: it follows the table, not the
-	// screen's tallies.
-	if want := time.Duration(c.Game.Rules.HandOver)*time.Second - handOverMargin; c.Game.PollAfterMs != want.Milliseconds() {
+	// A person's console polls as a screen: the moderator runs the table as
+	// it happens.
+	if want := screenHint; c.Game.PollAfterMs != want.Milliseconds() {
 		t.Errorf("pollAfterMs %d, want %d", c.Game.PollAfterMs, want.Milliseconds())
 	}
 	if got := res.Header.Get("Location"); got != "/api/games/"+c.Code {
@@ -243,7 +243,7 @@ func TestJoin(t *testing.T) {
 		t.Errorf("name %q, want it trimmed", j.Game.Players[0].Name)
 	}
 	// A phone polls a little more often than a hand-over lasts.
-	if j.Game.Version != 2 || j.Game.PollAfterMs != (time.Duration(j.Game.Rules.HandOver)*time.Second-handOverMargin).Milliseconds() {
+	if j.Game.Version != 2 || j.Game.PollAfterMs != phoneHint(j.Game.Rules).Milliseconds() {
 		t.Errorf("version %d, pollAfterMs %d", j.Game.Version, j.Game.PollAfterMs)
 	}
 	// Lower case codes are the same game.
@@ -353,7 +353,7 @@ func TestRead(t *testing.T) {
 			}
 		}
 	}
-	if pub.PollAfterMs != pollScreen.Milliseconds() || p1.PollAfterMs != (time.Duration(p1.Rules.HandOver)*time.Second-handOverMargin).Milliseconds() {
+	if pub.PollAfterMs != screenHint.Milliseconds() || p1.PollAfterMs != phoneHint(p1.Rules).Milliseconds() {
 		t.Errorf("lobby hints: screen %d, phone %d", pub.PollAfterMs, p1.PollAfterMs)
 	}
 	// A forged token is refused even when If-None-Match would match anything.
@@ -420,9 +420,9 @@ func TestAct(t *testing.T) {
 		t.Errorf("retried start: version %d, stored %d; want 12", again.Version, e.version(code))
 	}
 	// A player's view: night 1 is a meeting, so "sleep" is all there is. Done or
-	// not, Don or citizen, every phone gets the same hint: a little less than a
+	// not, Don or citizen, every phone gets the same hint: one poll in every
 	// hand-over.
-	want := time.Duration(v.Rules.HandOver)*time.Second - handOverMargin
+	want := phoneHint(v.Rules)
 	pv := e.MustAct(code, tokens[ids[0]], rules.Action{ID: "z1", Type: rules.ActSleep})
 	if pv.You == nil || !pv.You.Done || pv.PollAfterMs != want.Milliseconds() {
 		t.Errorf("after sleeping: you %+v, pollAfterMs %d, want %d", pv.You, pv.PollAfterMs, want.Milliseconds())
@@ -521,7 +521,7 @@ func TestPaused(t *testing.T) {
 	code, host, tokens, ids := e.table("classic", 5)
 	e.start(code, host, "s")
 	v := e.MustAct(code, host, rules.Action{ID: "p", Type: rules.ActPause})
-	if !v.Phase.Paused || v.PollAfterMs != pollScreen.Milliseconds() {
+	if !v.Phase.Paused || v.PollAfterMs != screenHint.Milliseconds() {
 		t.Errorf("paused %v, pollAfterMs %d", v.Phase.Paused, v.PollAfterMs)
 	}
 	before := e.version(code)
@@ -539,7 +539,7 @@ func TestDeadlinesMoveTheGame(t *testing.T) {
 	// A player with a night task polls like every phone; near the deadline
 	// every viewer polls just after it.
 	pv, etag := e.Read(code, tokens[ids[0]])
-	if want := time.Duration(pv.Rules.HandOver)*time.Second - handOverMargin; pv.PollAfterMs != want.Milliseconds() {
+	if want := phoneHint(pv.Rules); pv.PollAfterMs != want.Milliseconds() {
 		t.Errorf("player with a night task: pollAfterMs %d, want %d", pv.PollAfterMs, want.Milliseconds())
 	}
 	e.clock.Add(ends.Sub(e.clock.Now()) - 300*time.Millisecond)
@@ -767,12 +767,14 @@ func TestRoutes(t *testing.T) {
 	}
 }
 
-// TestPollAfter: the one poll policy. Phones poll a little more often than a
-// hand-over lasts and screens faster; a deadline or a hand-over's end cuts the
-// wait short; nothing else, and nothing secret, goes in.
+// TestPollAfter: the one poll policy. Phones poll every 3 s, or once in every
+// hand-over when it is shorter, and screens (the shared screen and the
+// moderator's console) every 1.15 s, each less a request's round trip; a
+// deadline or a hand-over's end cuts the wait short; nothing else, and nothing
+// secret, goes in.
 func TestPollAfter(t *testing.T) {
 	now := time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
-	hand := 4 * time.Second
+	hand := 3 * time.Second
 	in := func(d time.Duration) time.Time { return now.Add(d) }
 	tests := []struct {
 		name   string
@@ -781,15 +783,18 @@ func TestPollAfter(t *testing.T) {
 		want   time.Duration
 	}{
 		{"over", rules.Timing{Over: true, HandOver: hand}, false, pollOver},
-		{"a phone, no deadline", rules.Timing{HandOver: hand}, false, hand - handOverMargin},
-		{"a screen, no deadline", rules.Timing{HandOver: hand}, true, pollScreen},
-		{"a phone, a far deadline", rules.Timing{Due: in(time.Minute), HandOver: hand}, false, hand - handOverMargin},
+		{"a phone, no deadline", rules.Timing{HandOver: hand}, false, 2900 * time.Millisecond},
+		{"a screen, no deadline", rules.Timing{HandOver: hand}, true, 1050 * time.Millisecond},
+		{"a phone, a far deadline", rules.Timing{Due: in(time.Minute), HandOver: hand}, false, 2900 * time.Millisecond},
+		{"a phone, a short hand-over", rules.Timing{Due: in(time.Minute), HandOver: 2 * time.Second}, false, 1900 * time.Millisecond},
+		{"a phone, a long hand-over", rules.Timing{Due: in(time.Minute), HandOver: 8 * time.Second}, false, 2900 * time.Millisecond},
+		{"a screen, a short hand-over", rules.Timing{Due: in(time.Minute), HandOver: time.Second}, true, 900 * time.Millisecond},
 		{"a phone, a near deadline", rules.Timing{Due: in(2 * time.Second), HandOver: hand}, false, 2*time.Second + deadlineSlack},
-		{"a screen, a near deadline", rules.Timing{Due: in(time.Second), HandOver: hand}, true, time.Second + deadlineSlack},
+		{"a screen, a near deadline", rules.Timing{Due: in(800 * time.Millisecond), HandOver: hand}, true, 800*time.Millisecond + deadlineSlack},
 		{"a hand-over: wait for its end", rules.Timing{Hold: true, Due: in(hand), HandOver: hand}, false, hand + deadlineSlack},
 		{"a hand-over, a screen", rules.Timing{Hold: true, Due: in(hand), HandOver: hand}, true, hand + deadlineSlack},
 		{"a long hand-over", rules.Timing{Hold: true, Due: in(10 * time.Second), HandOver: 10 * time.Second}, false, 10*time.Second + deadlineSlack},
-		{"no hand-over", rules.Timing{Due: in(time.Minute)}, false, pollNoHandOver},
+		{"no hand-over", rules.Timing{Due: in(time.Minute)}, false, pollNoHandOver - requestTime},
 		{"floor", rules.Timing{Due: in(-time.Second), HandOver: hand}, false, pollMin},
 	}
 	for _, tc := range tests {
@@ -798,6 +803,15 @@ func TestPollAfter(t *testing.T) {
 		}
 	}
 }
+
+// phoneHint is a phone's hint with no deadline near under rules o.
+func phoneHint(o rules.Options) time.Duration {
+	return min(phoneEvery, time.Duration(o.HandOver)*time.Second) - requestTime
+}
+
+// screenHint is a screen's hint with no deadline near, in a game whose
+// hand-over is longer than a screen's period.
+const screenHint = screenEvery - requestTime
 
 // TestTooManyRequests: the local server's rate limit refuses with the API's
 // own 429 body and headers, Retry-After rounded up to whole seconds.
@@ -985,26 +999,21 @@ func TestLockBanAndLimit(t *testing.T) {
 	e.Expect(e.raw("POST", path, "", `{"name":"In time"}`), 201, nil)
 }
 
-// TestOriginVerify: with Config.OriginVerify set (in AWS, CloudFront adds the
-// header), a request without the mark, or with another, is refused with 403
-// and reaches no game: the API's own address does not get around the edge's
-// limits (issue 12).
-func TestOriginVerify(t *testing.T) {
+// TestPathAsWritten: a path that spells a route with escapes ("%73" for
+// "s") is not that route: it is refused with 404 and reaches no game, so a
+// limit that counts a route by its path (the edge's games and joins per
+// address) counts every way of asking for it (the trust issue's edge point).
+func TestPathAsWritten(t *testing.T) {
 	st := store.NewMemory()
 	games := &countingGames{Games: service.New(st, service.WithLogger(slog.New(slog.DiscardHandler)))}
-	e := newEnv(t, Config{OriginVerify: "0b1c2d3e-stack-id", Games: games})
+	e := newEnv(t, Config{Games: games})
 	body := []byte(`{"preset":"classic"}`)
-	for _, mark := range []string{"", "0b1c2d3e-stack-iD", "x"} {
-		h := http.Header{}
-		if mark != "" {
-			h.Set(OriginHeader, mark)
-		}
-		e.ExpectError(e.Do(apitest.Request{Method: "POST", Path: "/api/games", Body: body, Header: h}), 403, CodeForbidden)
+	for _, path := range []string{"/api/game%73", "/api/%67ames", "/api%2Fgames", "/api/games%2F"} {
+		e.ExpectError(e.Do(apitest.Request{Method: "POST", Path: path, Body: body}), 404, CodeNotFound)
 	}
-	h := http.Header{OriginHeader: {"0b1c2d3e-stack-id"}}
-	e.Expect(e.Do(apitest.Request{Method: "POST", Path: "/api/games", Body: body, Header: h}), 201, nil)
+	e.Expect(e.Do(apitest.Request{Method: "POST", Path: "/api/games", Body: body}), 201, nil)
 	if games.creates != 1 {
-		t.Errorf("%d creates reached the games, want the one with the mark", games.creates)
+		t.Errorf("%d creates reached the games, want the one at /api/games", games.creates)
 	}
 }
 

@@ -17,25 +17,32 @@ import (
 // how often a phone asks tells nobody what its holder is or what the night
 // holds.
 //
-// Every step that ends before its deadline (a tap, the moderator's "next") is
-// followed by a hand-over (rules.Options.HandOver), and a paused step goes on
-// after one. Phones poll a little more often than a hand-over lasts, so at least
-// one poll falls inside each; it learns when the hand-over ends, and the next poll
-// comes just after, so the next step opens on every phone and screen at the same
-// moment. A step that ends by its deadline needs no hand-over: the deadline is in
-// every view, and every client polls just after it. Screens (the shared screen,
-// the host's and the moderator's console) follow the table as it happens, so
-// they poll faster: a nomination or a vote shows there within a few seconds.
-// Polls are most of what a game costs on AWS (an API Gateway request each).
+// What the cadence is held to (the real-game simulator measures it, and the
+// bill follows from it, as polls are most of what a game costs on AWS):
+//   - a change everyone may see (a nomination, a vote mark, a pause, a join, a
+//     hand-over starting) shows on every phone within phoneEvery, and on the
+//     shared screen and the moderator's console within screenEvery;
+//   - a step opens on every phone and screen at the same moment. Every step
+//     that ends before its deadline (a tap, the moderator's "next") is followed
+//     by a hand-over (rules.Options.HandOver), and a paused step goes on after
+//     one; every client polls at least once inside it (a phone's period is
+//     never longer than the hand-over), learns when it ends and comes again just
+//     after. A step that ends by its deadline needs no hand-over: the deadline
+//     is in every view, and every client polls just after it.
 const (
-	// handOverMargin: phones poll this much more often than a hand-over lasts,
-	// so that a poll falls inside it with room for the request's own time.
-	handOverMargin = 600 * time.Millisecond
+	// phoneEvery is the longest a phone goes between two polls: a change
+	// everyone may see reaches it within this long.
+	phoneEvery = 3 * time.Second
+	// screenEvery is the same for the shared screen and the moderator's
+	// console, which the table watches as things happen.
+	screenEvery = 1150 * time.Millisecond
+	// requestTime is what a poll's own round trip adds to the wait the hint
+	// gives (a client counts the wait from the answer's arrival), so the hint
+	// is this much shorter than the period it aims at.
+	requestTime = 100 * time.Millisecond
 	// pollNoHandOver: without a hand-over (handOver 0) a step opens the moment a
 	// tap ends the last one; phones poll this often to see it soon after.
 	pollNoHandOver = time.Second
-	// pollScreen: how often a screen polls.
-	pollScreen = 2200 * time.Millisecond
 	// pollOver: a finished game changes once more at most, when its table
 	// plays again (View.Next) and every page follows it; meanwhile the pages
 	// poll slowly.
@@ -48,19 +55,19 @@ const (
 )
 
 // pollAfter is the hint for a client whose game has timing t at now; screen
-// is true for the shared screen (no token, or the host's when the app
-// moderates).
+// is true for the shared screen and the moderator's console (isScreen).
 func pollAfter(t rules.Timing, screen bool, now time.Time) time.Duration {
 	if t.Over {
 		return pollOver
 	}
 	every := pollNoHandOver
 	if t.HandOver > 0 {
-		every = max(t.HandOver-handOverMargin, pollMin)
+		every = min(phoneEvery, t.HandOver)
 	}
 	if screen {
-		every = min(every, pollScreen)
+		every = min(every, screenEvery)
 	}
+	every = max(every-requestTime, pollMin)
 	if !t.Due.IsZero() {
 		// In a hand-over nothing changes until it ends: wait for its end.
 		if left := t.Due.Sub(now) + deadlineSlack; t.Hold || left < every {
@@ -70,13 +77,11 @@ func pollAfter(t rules.Timing, screen bool, now time.Time) time.Duration {
 	return every
 }
 
-// isScreen reports whether viewer v of a game with moderator polls as the
-// shared screen: one with no token, or the host's page when the app moderates
-// (it is the shared screen with the controls). A person's console polls as a
-// phone: the moderator follows the table, not the screen's tallies.
-func isScreen(v rules.Viewer, moderator string) bool {
-	return v.Player == "" && (!v.Host || moderator == rules.ModeratorApp)
-}
+// isScreen reports whether viewer v polls as a screen: the shared screen (no
+// token), the host's page when the app moderates (the shared screen with the
+// controls) and a person's console, from which the moderator runs the table as
+// it happens.
+func isScreen(v rules.Viewer) bool { return v.Player == "" }
 
 // pollHeader names the header that carries the hint on every answer to a poll.
 const pollHeader = "X-Poll-After-Ms"

@@ -57,3 +57,9 @@ var Routes = []Route{
 // the join link and the QR code point there, and Static serves the frontend's
 // index.html for it.
 func JoinPath(code string) string { return "/join/" + code }
+
+// ViewerAuthorization is the header in which CloudFront passes the viewer's
+// Authorization on to a function: it signs its own request to the function's
+// URL in Authorization (template.yaml's ApiRequestFunction moves the viewer's
+// aside, and the Lambda wiring puts it back).
+const ViewerAuthorization = "X-Viewer-Authorization"

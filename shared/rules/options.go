@@ -227,7 +227,7 @@ func Preset(name string) (Options, error) {
 		LastWords: LastWordsAll, Commissar: CommissarCheck, DonChecks: true, ManiacSide: ManiacAlone, LoneManiac: LoneLastTwo,
 		WarningsToMute: 3, WarningsToRemove: 4, ForbiddenWords: ForbiddenWarning,
 		Speech: 60, Defence: 30, LastWord: 60, Intro: 30, Night: 60, Vote: 30,
-		HandOver: 8,
+		HandOver: 3,
 	}
 	switch name {
 	case PresetSport, PresetCustom:

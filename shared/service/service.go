@@ -537,15 +537,12 @@ func (s *Service) Act(ctx context.Context, code, token string, a rules.Action) (
 
 // Revision names the state a Read would show now: the stored version and the
 // clock's transitions since (rules.View's Version and Tick), with the game's
-// timing then, who the token's holder is and who moderates, which is all a
-// poll hint needs. Moderator is left empty for the public viewer, whose
-// revision may come from the stored header alone.
+// timing then and who the token's holder is, which is all a poll hint needs.
 type Revision struct {
-	Version   int64
-	Tick      int
-	Timing    rules.Timing
-	Viewer    rules.Viewer
-	Moderator string
+	Version int64
+	Tick    int
+	Timing  rules.Timing
+	Viewer  rules.Viewer
 }
 
 // Revision returns the revision a Read by the token's holder would report now,
@@ -591,7 +588,7 @@ func (s *Service) Revision(ctx context.Context, code, token string) (Revision, e
 			return Revision{}, errToken()
 		}
 		at := rules.Advance(env.State, now)
-		return Revision{Version: it.Version, Tick: at.Ticks - env.State.Ticks, Timing: rules.TimingOf(at), Viewer: v, Moderator: at.Moderator}, nil
+		return Revision{Version: it.Version, Tick: at.Ticks - env.State.Ticks, Timing: rules.TimingOf(at), Viewer: v}, nil
 	}
 	return Revision{}, s.giveUp(ctx, "revision", code, last)
 }

@@ -447,11 +447,11 @@ func TestReadShowsDueTransition(t *testing.T) {
 	f.clk.Add(time.Duration(v.Rules.Speech+1) * time.Second)
 	r, err := f.svc.Revision(ctx, g.Code, "")
 	later, _ := f.svc.Read(ctx, g.Code, "")
-	if err != nil || r.Version != v0 || r.Tick != 2 || r.Timing != later.Timing || r.Viewer != rules.Public || r.Moderator != rules.ModeratorApp {
+	if err != nil || r.Version != v0 || r.Tick != 2 || r.Timing != later.Timing || r.Viewer != rules.Public {
 		t.Errorf("Revision after a speech's deadline = %+v, %v; want %d.2 and timing %+v", r, err, v0, later.Timing)
 	}
 	mine := r
-	mine.Viewer, mine.Moderator = rules.Viewer{Player: g.Players[0].ID}, rules.ModeratorApp
+	mine.Viewer = rules.Viewer{Player: g.Players[0].ID}
 	if pr, err := f.svc.Revision(ctx, g.Code, g.Players[0].Token); err != nil || pr != mine {
 		t.Errorf("a player's Revision = %+v, %v; want %+v", pr, err, mine)
 	}

@@ -1,6 +1,7 @@
 // Package lambdamain is the wiring every Lambda function shares: the store from
 // the environment, the service, the HTTP handler for the function's routes, the
-// API Gateway adapter and the Lambda runtime loop.
+// adapter of the function URL's events (API Gateway's HTTP API payload 2.0,
+// which `sam local start-api` sends too) and the Lambda runtime loop.
 //
 // Nothing is done at init that can wait: the AWS configuration is loaded and the
 // DynamoDB client built on the first request (lazy), so a cold start
@@ -13,6 +14,7 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
+	"strings"
 
 	"github.com/aws/aws-lambda-go/lambda"
 	"github.com/awslabs/aws-lambda-go-api-proxy/httpadapter"
@@ -26,11 +28,6 @@ import (
 // the join links (a custom domain). Otherwise the links use the host CloudFront
 // forwards in X-Forwarded-Host.
 const EnvPublicURL = "PUBLIC_URL"
-
-// EnvOriginVerify names the environment variable that, when set, is the value
-// every request must carry in httpapi.OriginHeader: CloudFront adds it
-// (template.yaml), so only requests that passed the edge's limits are served.
-const EnvOriginVerify = "ORIGIN_VERIFY"
 
 // Run serves function's routes (one of httpapi.Functions) until the Lambda
 // runtime stops the process.
@@ -49,12 +46,33 @@ func Handler(function string) http.Handler {
 		}
 		return service.New(st, service.WithLogger(logger)), nil
 	}}
-	return httpapi.New(httpapi.Config{
+	return viewersOwn(httpapi.New(httpapi.Config{
 		Games:              games,
 		Function:           function,
 		PublicURL:          os.Getenv(EnvPublicURL),
 		TrustForwardedHost: true,
-		OriginVerify:       os.Getenv(EnvOriginVerify),
 		Logger:             logger,
+	}))
+}
+
+// viewersOwn gives next the request with the viewer's Authorization: the one
+// CloudFront passed on in httpapi.ViewerAuthorization, or none when the viewer sent
+// none (what Authorization holds then is CloudFront's signature, which the
+// function URL has checked and the API must not take for a token). A request
+// that did not come through CloudFront (sam local start-api) keeps its own.
+func viewersOwn(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch viewer := r.Header.Get(httpapi.ViewerAuthorization); {
+		case viewer != "":
+			r.Header.Set("Authorization", viewer)
+		case strings.HasPrefix(r.Header.Get("Authorization"), cloudFrontSignature):
+			r.Header.Del("Authorization")
+		}
+		r.Header.Del(httpapi.ViewerAuthorization)
+		next.ServeHTTP(w, r)
 	})
 }
+
+// cloudFrontSignature opens the Authorization of a request CloudFront signed
+// (SigV4).
+const cloudFrontSignature = "AWS4-HMAC-SHA256 "

@@ -2,6 +2,7 @@ package deploytest
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"debug/elf"
 	"encoding/base64"
 	"encoding/json"
@@ -39,11 +40,15 @@ const coldStarts = 9
 
 // TestLambdaRuntime builds every function with its Makefile target (sam build's
 // way) for this machine, runs each under AWS's Lambda Runtime Interface Emulator
-// with the store on dynalite, and plays a whole game by invoking them with API
-// Gateway HTTP API (payload 2.0) events: create, ten joins, start, nights,
-// votes, 304s, errors. It reports each function's binary size (also built for
-// arm64, as deployed) and init time, read from the emulator's INIT REPORT line,
-// beside the bare function's (infra/harness/bare), as a log, not an assertion.
+// with the store on dynalite, and plays a whole game by invoking them as
+// deployed: each request sent to the function the distribution's behaviours
+// route it to (template.yaml), as the function URL event CloudFront makes of
+// it (the viewer's token moved aside, CloudFront's signature in
+// Authorization): create, ten joins, start, nights, votes, 304s, errors. The
+// errors go through API Gateway's events too, as `sam local start-api` sends
+// them. It reports each function's binary size (also built for arm64, as
+// deployed) and init time, read from the emulator's INIT REPORT line, beside
+// the bare function's (infra/harness/bare), as a log, not an assertion.
 func TestLambdaRuntime(t *testing.T) {
 	root := repoRoot(t)
 	rie := installRIE(t, root)
@@ -82,13 +87,14 @@ func TestLambdaRuntime(t *testing.T) {
 		fns[fn] = startFunction(t, rie, bins[fn], fn, env)
 		defer fns[fn].stop()
 	}
-	tr := lambdaTransport(t, fns)
-	res := apitest.Play(t, tr, apitest.Game{Preset: "sport", Players: 10, Seed: 7})
-	t.Logf("through Lambda: %v", res)
+	deployed := viaCloudFront(t, fns)
+	res := apitest.Play(t, deployed, apitest.Game{Preset: "sport", Players: 10, Seed: 7})
+	t.Logf("through CloudFront's routes to the functions' URLs: %v", res)
 	if res.Requests < 100 || res.NotMod == 0 {
 		t.Errorf("the game took %d requests and %d 304s", res.Requests, res.NotMod)
 	}
-	checkErrorsThroughLambda(t, tr)
+	checkErrorsThroughLambda(t, deployed)
+	checkErrorsThroughLambda(t, viaSAMLocal(t, fns))
 
 	// Sizes as deployed: arm64.
 	sizes := map[string][2]int64{}
@@ -227,10 +233,10 @@ func (f *function) stop() {
 	<-f.done
 }
 
-// invoke sends req as an API Gateway HTTP API event and returns the response.
+// invoke sends req as a function URL event and returns the response.
 func (f *function) invoke(t *testing.T, req apitest.Request) apitest.Response {
 	t.Helper()
-	res, err := f.call(req)
+	res, err := f.call(req, true)
 	if err != nil {
 		t.Fatalf("%s: %v; emulator output: %s", f.name, err, f.out.tail(4000))
 	}
@@ -239,30 +245,55 @@ func (f *function) invoke(t *testing.T, req apitest.Request) apitest.Response {
 
 var invokeClient = &http.Client{Timeout: 60 * time.Second}
 
-func (f *function) call(req apitest.Request) (apitest.Response, error) {
+// call sends req to the function: viaURL, as the function URL event of the
+// request CloudFront makes of it (template.yaml's ApiRequestFunction and
+// ApiOriginAccessControl: the site's host in X-Forwarded-Host, the viewer's
+// token in httpapi.ViewerAuthorization and CloudFront's SigV4 signature in
+// Authorization); otherwise as the API Gateway HTTP API event `sam local
+// start-api` sends.
+func (f *function) call(req apitest.Request, viaURL bool) (apitest.Response, error) {
 	path, query, _ := strings.Cut(req.Path, "?")
-	ev := events.APIGatewayV2HTTPRequest{
-		Version: "2.0", RouteKey: req.Method + " " + path, RawPath: path, RawQueryString: query,
-		Headers: map[string]string{"x-forwarded-proto": "https", "x-forwarded-host": siteHost, "user-agent": "deploytest"},
-		RequestContext: events.APIGatewayV2HTTPRequestContext{
-			DomainName: "api.example.test", Stage: "$default", RequestID: strconv.FormatInt(time.Now().UnixNano(), 36),
-			HTTP: events.APIGatewayV2HTTPRequestContextHTTPDescription{Method: req.Method, Path: path, Protocol: "HTTP/1.1", SourceIP: "198.51.100.7", UserAgent: "deploytest"},
-		},
-	}
+	headers := map[string]string{"x-forwarded-proto": "https", "x-forwarded-host": siteHost, "user-agent": "deploytest"}
 	for k, v := range req.Header {
-		ev.Headers[strings.ToLower(k)] = strings.Join(v, ", ")
+		headers[strings.ToLower(k)] = strings.Join(v, ", ")
 	}
-	if req.Token != "" {
-		ev.Headers["authorization"] = "Bearer " + req.Token
-	}
+	var body string
+	var base64Body bool
 	if req.Body != nil {
-		if ev.Headers["content-type"] == "" {
-			ev.Headers["content-type"] = "application/json"
+		if headers["content-type"] == "" {
+			headers["content-type"] = "application/json"
 		}
 		if utf8.Valid(req.Body) {
-			ev.Body = string(req.Body)
+			body = string(req.Body)
 		} else {
-			ev.Body, ev.IsBase64Encoded = base64.StdEncoding.EncodeToString(req.Body), true
+			body, base64Body = base64.StdEncoding.EncodeToString(req.Body), true
+		}
+	}
+	id := strconv.FormatInt(time.Now().UnixNano(), 36)
+	var ev any
+	if viaURL {
+		if req.Token != "" {
+			headers[strings.ToLower(httpapi.ViewerAuthorization)] = "Bearer " + req.Token
+		}
+		headers["authorization"] = "AWS4-HMAC-SHA256 Credential=ASIAEXAMPLE/20261201/us-east-1/lambda/aws4_request, SignedHeaders=host;x-amz-date, Signature=0f0e"
+		headers["x-amz-content-sha256"] = fmt.Sprintf("%x", sha256.Sum256(req.Body))
+		ev = events.LambdaFunctionURLRequest{
+			Version: "2.0", RawPath: path, RawQueryString: query, Headers: headers, Body: body, IsBase64Encoded: base64Body,
+			RequestContext: events.LambdaFunctionURLRequestContext{
+				DomainName: "fn.lambda-url.us-east-1.on.aws", RequestID: id,
+				HTTP: events.LambdaFunctionURLRequestContextHTTPDescription{Method: req.Method, Path: path, Protocol: "HTTP/1.1", SourceIP: "130.176.0.1", UserAgent: "Amazon CloudFront"},
+			},
+		}
+	} else {
+		if req.Token != "" {
+			headers["authorization"] = "Bearer " + req.Token
+		}
+		ev = events.APIGatewayV2HTTPRequest{
+			Version: "2.0", RouteKey: req.Method + " " + path, RawPath: path, RawQueryString: query, Headers: headers, Body: body, IsBase64Encoded: base64Body,
+			RequestContext: events.APIGatewayV2HTTPRequestContext{
+				DomainName: "localhost", Stage: "$default", RequestID: id,
+				HTTP: events.APIGatewayV2HTTPRequestContextHTTPDescription{Method: req.Method, Path: path, Protocol: "HTTP/1.1", SourceIP: "127.0.0.1", UserAgent: "deploytest"},
+			},
 		}
 	}
 	payload, err := json.Marshal(ev)
@@ -320,9 +351,24 @@ func (f *function) report(t *testing.T) (init, first float64) {
 	}
 }
 
-// lambdaTransport sends each request to the function that serves its route, as
-// API Gateway does.
-func lambdaTransport(t *testing.T, fns map[string]*function) apitest.Transport {
+// viaCloudFront sends each request to the function the distribution's
+// behaviours route its path to (cloudFrontRoutes), as a function URL event.
+func viaCloudFront(t *testing.T, fns map[string]*function) apitest.Transport {
+	routes := cloudFrontRoutes(t)
+	return func(req apitest.Request) (apitest.Response, error) {
+		path, _, _ := strings.Cut(req.Path, "?")
+		fn := routes.function(path)
+		if fns[fn] == nil {
+			return apitest.Response{}, fmt.Errorf("CloudFront routes %s to %q, no function", path, fn)
+		}
+		return fns[fn].call(req, true)
+	}
+}
+
+// viaSAMLocal sends each request to the function whose HttpApi event has its
+// route (httpapi.Routes: TestTemplateRoutes checks the two agree), as an API
+// Gateway event, as `sam local start-api` does.
+func viaSAMLocal(t *testing.T, fns map[string]*function) apitest.Transport {
 	mux := http.NewServeMux()
 	owner := map[string]string{}
 	for _, r := range httpapi.Routes {
@@ -339,7 +385,7 @@ func lambdaTransport(t *testing.T, fns map[string]*function) apitest.Transport {
 		if !ok {
 			return apitest.Response{}, fmt.Errorf("no route for %s %s", req.Method, req.Path)
 		}
-		return fns[fn].call(req)
+		return fns[fn].call(req, false)
 	}
 }
 

@@ -34,7 +34,8 @@ func repoRoot(tb testing.TB) string {
 
 // loadTemplate parses template.yaml, keeping references readable: !Ref X becomes
 // "Ref:X" and !GetAtt X.Y becomes "GetAtt:X.Y" (goformation would resolve them
-// to nothing).
+// to nothing). Properties newer than goformation's schema (unknownToGoformation)
+// are left out of what it parses; the tests read them in rawTemplate.
 func loadTemplate(tb testing.TB) *cloudformation.Template {
 	tb.Helper()
 	opts := &intrinsics.ProcessorOptions{IntrinsicHandlerOverrides: map[string]intrinsics.IntrinsicHandler{
@@ -51,11 +52,42 @@ func loadTemplate(tb testing.TB) *cloudformation.Template {
 		},
 		"Fn::Sub": func(_ string, in, _ any) any { return fmt.Sprint("Sub:", in) },
 	}}
-	t, err := goformation.OpenWithOptions(filepath.Join(repoRoot(tb), "template.yaml"), opts)
+	data, err := os.ReadFile(filepath.Join(repoRoot(tb), "template.yaml"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	js, err := intrinsics.ProcessYAML(data, opts)
+	if err != nil {
+		tb.Fatalf("parse template.yaml: %v", err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(js, &doc); err != nil {
+		tb.Fatal(err)
+	}
+	resources, _ := doc["Resources"].(map[string]any)
+	for _, r := range resources {
+		r, _ := r.(map[string]any)
+		props, _ := r["Properties"].(map[string]any)
+		for _, p := range unknownToGoformation[fmt.Sprint(r["Type"])] {
+			delete(props, p)
+		}
+	}
+	if js, err = json.Marshal(doc); err != nil {
+		tb.Fatal(err)
+	}
+	t, err := goformation.ParseJSON(js)
 	if err != nil {
 		tb.Fatalf("parse template.yaml: %v", err)
 	}
 	return t
+}
+
+// unknownToGoformation lists, by resource type, the properties the template
+// uses that goformation's schema does not have yet.
+var unknownToGoformation = map[string][]string{
+	// Since October 2025 a function URL needs lambda:InvokeFunction granted
+	// too; this property keeps that grant to invocations through the URL.
+	"AWS::Lambda::Permission": {"InvokedViaFunctionUrl"},
 }
 
 // logicalID is the template's name of a function: "read" is ReadFunction.
@@ -184,14 +216,6 @@ func TestTemplateRoutes(t *testing.T) {
 	sort.Strings(want)
 	if !slices.Equal(got, want) {
 		t.Errorf("template routes:\n  %s\nhttpapi.Routes:\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
-	}
-	api, err := tmpl.GetServerlessHttpApiWithName("GamesApi")
-	if err != nil {
-		t.Fatal(err)
-	}
-	rs := api.DefaultRouteSettings
-	if rs == nil || rs.ThrottlingBurstLimit == nil || *rs.ThrottlingBurstLimit <= 0 || rs.ThrottlingRateLimit == nil || *rs.ThrottlingRateLimit <= 0 {
-		t.Errorf("GamesApi has no throttling: %+v", rs)
 	}
 }
 
@@ -328,17 +352,10 @@ func TestTemplateSite(t *testing.T) {
 	if cfg.DefaultCacheBehavior == nil || origins[cfg.DefaultCacheBehavior.TargetOriginId] != "s3" {
 		t.Errorf("the default behaviour does not go to the site bucket")
 	}
-	api := false
 	for _, b := range cfg.CacheBehaviors {
-		if b.PathPattern == "/api/*" && origins[b.TargetOriginId] == "custom" {
-			api = true
-			if !slices.Contains(b.AllowedMethods, "POST") {
-				t.Errorf("/api/* does not allow POST")
-			}
+		if origins[b.TargetOriginId] != "custom" || !strings.HasPrefix(b.PathPattern, "/api/") {
+			t.Errorf("behaviour %s goes to %s (%s): the site's own paths belong to the default", b.PathPattern, b.TargetOriginId, origins[b.TargetOriginId])
 		}
-	}
-	if !api {
-		t.Error("no /api/* behaviour to the API")
 	}
 	pol, err := tmpl.GetCloudFrontResponseHeadersPolicyWithName("SiteHeadersPolicy")
 	if err != nil {
@@ -348,7 +365,7 @@ func TestTemplateSite(t *testing.T) {
 	if sh == nil || sh.ContentSecurityPolicy == nil || sh.ContentSecurityPolicy.ContentSecurityPolicy != site.CSP {
 		t.Errorf("CloudFront's Content-Security-Policy differs from site.CSP")
 	}
-	for _, out := range []string{"SiteUrl", "ApiUrl", "SiteBucketName"} {
+	for _, out := range []string{"SiteUrl", "SiteBucketName", "DistributionId"} {
 		if _, ok := tmpl.Outputs[out]; !ok {
 			t.Errorf("no output %s", out)
 		}

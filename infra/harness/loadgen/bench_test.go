@@ -247,7 +247,7 @@ func BenchmarkRealGame(b *testing.B) {
 	var rep RealReport
 	for b.Loop() {
 		var err error
-		if rep, err = PlayRealGames(AllPresets, []string{rules.ModeratorApp}, 2, 1, People); err != nil {
+		if rep, err = PlayRealGames(AllPresets, []string{rules.ModeratorApp}, 2, 1, People, nil); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -19,22 +19,33 @@ type Price struct {
 // Prices is the one table of AWS list prices (us-east-1, on-demand, no free tier)
 // that every cost figure of this package comes from. Update it here, and only here.
 var Prices = struct {
-	APIGatewayHTTPRequest Price
+	CloudFrontHTTPS       Price
+	CloudFrontDataOut     Price
+	WAFRequest            Price
 	LambdaRequest         Price
 	LambdaArmGBSecond     Price
 	DynamoDBWriteUnit     Price
 	DynamoDBReadUnit      Price
-	APIGatewayDataOut     Price
-	CloudFrontHTTPS       Price
-	CloudFrontDataOut     Price
+	APIGatewayHTTPRequest Price
 }{
-	// https://aws.amazon.com/api-gateway/pricing/ — HTTP APIs, US East (N. Virginia):
-	// $1.00 per million requests for the first 300 million a month (metered in 512 KB
-	// increments; our requests are far smaller).
-	APIGatewayHTTPRequest: Price{"API Gateway HTTP API requests", 1.00, "per million requests", 1e6,
-		"aws.amazon.com/api-gateway/pricing (HTTP APIs, us-east-1, first 300M/month)", "requests"},
+	// https://aws.amazon.com/cloudfront/pricing/ — HTTPS requests, United States,
+	// Mexico and Canada: $0.0100 per 10,000. Every request of the stack comes
+	// through the distribution (template.yaml: the site and /api/*).
+	CloudFrontHTTPS: Price{"CloudFront HTTPS requests", 0.0100, "per 10,000 requests", 1e4,
+		"aws.amazon.com/cloudfront/pricing (US/Mexico/Canada)", "requests"},
+	// https://aws.amazon.com/cloudfront/pricing/ — data transfer out to the internet,
+	// United States, Mexico and Canada: $0.085 per GB (first 10 TB a month).
+	// Origin fetches from Lambda function URLs are free.
+	CloudFrontDataOut: Price{"CloudFront data out", 0.085, "per GB", 1 << 30,
+		"aws.amazon.com/cloudfront/pricing (US/Mexico/Canada, first 10 TB/month)", "bytes"},
+	// https://aws.amazon.com/waf/pricing/ — $0.60 per million requests the web
+	// ACL inspects (up to 1,500 WCUs), on top of $5 a month for the web ACL and
+	// $1 a month per rule, which do not grow with the games played. The edge's
+	// web ACL (EdgeLimits) inspects every request of the distribution.
+	WAFRequest: Price{"AWS WAF requests", 0.60, "per million requests", 1e6,
+		"aws.amazon.com/waf/pricing (web ACL requests, up to 1,500 WCUs)", "requests"},
 	// https://aws.amazon.com/lambda/pricing/ — US East (N. Virginia): $0.20 per million
-	// requests, the same for x86 and Arm.
+	// requests, the same for x86 and Arm. A function URL costs nothing beyond it.
 	LambdaRequest: Price{"Lambda requests", 0.20, "per million requests", 1e6,
 		"aws.amazon.com/lambda/pricing (us-east-1)", "requests"},
 	// https://aws.amazon.com/lambda/pricing/ — Arm price, US East (N. Virginia):
@@ -50,21 +61,12 @@ var Prices = struct {
 	// Standard table class: $0.125 per million read request units.
 	DynamoDBReadUnit: Price{"DynamoDB on-demand reads", 0.125, "per million RRU", 1e6,
 		"aws.amazon.com/dynamodb/pricing/on-demand (Standard, us-east-1)", "RRU"},
-	// https://aws.amazon.com/api-gateway/pricing/ — data transferred out to the
-	// internet is billed at the EC2 rate: $0.09 per GB (first 10 TB a month) from
-	// https://aws.amazon.com/ec2/pricing/on-demand/ (Data Transfer, us-east-1).
-	APIGatewayDataOut: Price{"API responses out to the internet", 0.09, "per GB", 1 << 30,
-		"aws.amazon.com/ec2/pricing/on-demand (Data Transfer OUT, us-east-1, first 10 TB/month)", "bytes"},
-	// https://aws.amazon.com/cloudfront/pricing/ — HTTPS requests, United States,
-	// Mexico and Canada: $0.0100 per 10,000. Only counted when /api/* goes through
-	// CloudFront (template.yaml's plan); static files are a few requests per game.
-	CloudFrontHTTPS: Price{"CloudFront HTTPS requests", 0.0100, "per 10,000 requests", 1e4,
-		"aws.amazon.com/cloudfront/pricing (US/Mexico/Canada)", "requests"},
-	// https://aws.amazon.com/cloudfront/pricing/ — data transfer out to the internet,
-	// United States, Mexico and Canada: $0.085 per GB (first 10 TB a month). Origin
-	// fetches from API Gateway are free, so this replaces APIGatewayDataOut.
-	CloudFrontDataOut: Price{"CloudFront data out", 0.085, "per GB", 1 << 30,
-		"aws.amazon.com/cloudfront/pricing (US/Mexico/Canada, first 10 TB/month)", "bytes"},
+	// https://aws.amazon.com/api-gateway/pricing/ — HTTP APIs, US East (N. Virginia):
+	// $1.00 per million requests for the first 300 million a month. Not in the
+	// deployed path (CloudFront calls the function URLs); priced for the
+	// comparison with a stack that puts an HTTP API between them.
+	APIGatewayHTTPRequest: Price{"API Gateway HTTP API requests", 1.00, "per million requests", 1e6,
+		"aws.amazon.com/api-gateway/pricing (HTTP APIs, us-east-1, first 300M/month)", "requests"},
 }
 
 // cost is the dollars that n counted things cost at p.
@@ -72,27 +74,29 @@ func (p Price) cost(n float64) float64 { return p.USD * n / p.Per }
 
 // Assumptions of the cost model that are not prices. They are stated in the report.
 const (
-	// LambdaMemoryMB is the memory each function is given: SAM's default, which
-	// template.yaml keeps (a Go handler needs far less).
-	LambdaMemoryMB = 128
+	// LambdaMemoryMB is the memory each function is given (template.yaml's
+	// Globals; deploytest checks they agree).
+	LambdaMemoryMB = 256
 	// DynamoCallMs is the time one DynamoDB call adds to a Lambda invocation in
 	// the same region (a GetItem or conditional PutItem of a few KB: single-digit
 	// milliseconds). Locally the store answers in microseconds (bolt) or far
 	// slower (dynalite), so neither is used for billing.
 	DynamoCallMs = 6.0
 	// RealGameMinutes and RealPlayers describe the game the estimate is for: a
-	// 10-player game of about 45 minutes, with one shared screen (the host's
-	// page) polling too.
+	// 10-player game of about 45 minutes, with a shared screen (and, when a
+	// person moderates, their console) polling too.
 	RealGameMinutes = 45.0
 	RealPlayers     = 10
-	RealScreens     = 1
-	// TargetCostPerGame is the budget for one such game: $0.006 until every
-	// phone had to show each step the moment it opens, which takes a poll
-	// inside every hand-over.
-	TargetCostPerGame = 0.008
+	// TargetCostPerGame is the budget for one such game as deployed, every
+	// request along the path (CloudFront, the web ACL, Lambda, DynamoDB, data
+	// out) counted.
+	TargetCostPerGame = 0.025
 )
 
-// Projection is the estimated bill of one real 10-player 45-minute game.
+// Projection is the estimated bill of one real 10-player 45-minute game, as
+// template.yaml deploys it: every request through CloudFront and the edge's
+// web ACL to a Lambda function URL, the function's DynamoDB calls, the answers
+// out to the internet.
 type Projection struct {
 	// Request counts of one real game.
 	Polls      float64 `json:"polls"`    // GET /api/games/{code}
@@ -105,14 +109,11 @@ type Projection struct {
 	WriteUnits float64 `json:"writeUnits"` // DynamoDB WRU
 	BytesOut   float64 `json:"bytesOut"`   // response bytes (bodies and headers)
 	Lines      []Line  `json:"lines"`      // the bill, line by line
-	// Total is the bill with clients calling API Gateway directly; TotalViaCF
-	// with /api/* going through CloudFront (as template.yaml plans);
-	// TotalFunctionURL with the same requests sent to Lambda function URLs,
-	// which cost nothing beyond Lambda's own prices (no API Gateway; see
-	// docs.aws.amazon.com/lambda/latest/dg/furls-http-invoke-decision.html).
-	Total            float64 `json:"totalUsd"`
-	TotalViaCF       float64 `json:"totalViaCfUsd"`
-	TotalFunctionURL float64 `json:"totalFunctionUrlUsd"`
+	Total      float64 `json:"totalUsd"`
+	// WithAPIGateway is the bill with an HTTP API between CloudFront and the
+	// functions, as the stack had before function URLs: the same requests, each
+	// billed by API Gateway too.
+	WithAPIGateway float64 `json:"withApiGatewayUsd"`
 }
 
 // Line is one line of a bill.
@@ -121,8 +122,6 @@ type Line struct {
 	Quantity float64 `json:"quantity"`
 	Unit     string  `json:"unit"` // what Quantity counts
 	USD      float64 `json:"usd"`
-	CFOnly   bool    `json:"cloudfrontOnly,omitempty"` // only when /api/* goes through CloudFront
-	Direct   bool    `json:"directOnly,omitempty"`     // only when clients call API Gateway directly
 }
 
 // Usage is what some played games used, summed: their requests by kind, as a
@@ -151,13 +150,15 @@ func (u *Usage) Add(minutes float64, kinds map[string]KindCost) {
 // at u's rate per minute of play, one create and the joins as in u's games.
 // Each request is billed for its kind's mean handler time plus DynamoCallMs
 // per store call.
-func Project(u Usage) Projection { return project(u, 0) }
+func Project(u Usage) Projection { return project(u, 0, 0) }
 
-// ProjectEvery is Project with every client polling every everyMs instead of
-// at the server's hints (the polls' mix of 304s and full views as in u).
-func ProjectEvery(u Usage, everyMs float64) Projection { return project(u, everyMs) }
+// ProjectEvery is Project with each of clients polling every everyMs instead
+// of at the server's hints (the polls' mix of 304s and full views as in u).
+func ProjectEvery(u Usage, everyMs float64, clients int) Projection {
+	return project(u, everyMs, clients)
+}
 
-func project(u Usage, everyMs float64) Projection {
+func project(u Usage, everyMs float64, clients int) Projection {
 	var p Projection
 	if u.Games == 0 || u.Minutes <= 0 {
 		return p
@@ -167,7 +168,7 @@ func project(u Usage, everyMs float64) Projection {
 	pollScale := perMinute
 	if everyMs > 0 {
 		polls := float64(u.Kinds[KindPoll304].Requests + u.Kinds[KindPoll200].Requests)
-		pollScale = (RealPlayers + RealScreens) * RealGameMinutes * 60_000 / everyMs / max(polls, 1)
+		pollScale = float64(clients) * RealGameMinutes * 60_000 / everyMs / max(polls, 1)
 	}
 	for kind, c := range u.Kinds {
 		if c.Requests == 0 {
@@ -196,25 +197,19 @@ func project(u Usage, everyMs float64) Projection {
 	}
 	p.Requests = p.Polls + p.Actions + p.Joins
 	pr := Prices
-	add := func(price Price, qty float64, cfOnly, direct bool) {
-		l := Line{Item: price.Name, Quantity: qty, Unit: price.What, USD: price.cost(qty), CFOnly: cfOnly, Direct: direct}
-		p.Lines = append(p.Lines, l)
-		if !cfOnly {
-			p.Total += l.USD
-		}
-		if !direct {
-			p.TotalViaCF += l.USD
-		}
+	for _, l := range []struct {
+		price Price
+		qty   float64
+	}{
+		{pr.CloudFrontHTTPS, p.Requests}, {pr.WAFRequest, p.Requests}, {pr.LambdaRequest, p.Requests},
+		{pr.LambdaArmGBSecond, p.LambdaGBs}, {pr.DynamoDBReadUnit, p.ReadUnits}, {pr.DynamoDBWriteUnit, p.WriteUnits},
+		{pr.CloudFrontDataOut, p.BytesOut},
+	} {
+		line := Line{Item: l.price.Name, Quantity: l.qty, Unit: l.price.What, USD: l.price.cost(l.qty)}
+		p.Lines = append(p.Lines, line)
+		p.Total += line.USD
 	}
-	add(pr.APIGatewayHTTPRequest, p.Requests, false, false)
-	add(pr.LambdaRequest, p.Requests, false, false)
-	add(pr.LambdaArmGBSecond, p.LambdaGBs, false, false)
-	add(pr.DynamoDBReadUnit, p.ReadUnits, false, false)
-	add(pr.DynamoDBWriteUnit, p.WriteUnits, false, false)
-	add(pr.APIGatewayDataOut, p.BytesOut, false, true)
-	add(pr.CloudFrontHTTPS, p.Requests, true, false)
-	add(pr.CloudFrontDataOut, p.BytesOut, true, false)
-	p.TotalFunctionURL = p.Total - p.Lines[0].USD
+	p.WithAPIGateway = p.Total + pr.APIGatewayHTTPRequest.cost(p.Requests)
 	return p
 }
 
@@ -222,8 +217,8 @@ func project(u Usage, everyMs float64) Projection {
 func PriceTable() string {
 	var b strings.Builder
 	pr := Prices
-	for _, p := range []Price{pr.APIGatewayHTTPRequest, pr.LambdaRequest, pr.LambdaArmGBSecond,
-		pr.DynamoDBReadUnit, pr.DynamoDBWriteUnit, pr.APIGatewayDataOut, pr.CloudFrontHTTPS, pr.CloudFrontDataOut} {
+	for _, p := range []Price{pr.CloudFrontHTTPS, pr.CloudFrontDataOut, pr.WAFRequest, pr.LambdaRequest, pr.LambdaArmGBSecond,
+		pr.DynamoDBReadUnit, pr.DynamoDBWriteUnit, pr.APIGatewayHTTPRequest} {
 		fmt.Fprintf(&b, "  %-36s $%-12g %-22s %s\n", p.Name, p.USD, p.Unit, p.Where)
 	}
 	return b.String()

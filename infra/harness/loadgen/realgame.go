@@ -88,8 +88,12 @@ type RealGame struct {
 	// show it, by the client's kind (ClientPhone, ClientScreen, ClientConsole).
 	Opened map[string][]time.Duration
 	// Public is, for each change of what everyone may see, how long it took
-	// the shared screen to show it.
-	Public []time.Duration
+	// each client to show it, by the client's kind.
+	Public map[string][]time.Duration
+	// Play is how long the game was played, from the host's start to the end,
+	// pauses left out; HandOvers is how much of it went in hand-overs: the
+	// table waiting between a step that ended early and the next.
+	Play, HandOvers time.Duration
 	// Busiest is the most API requests the whole table (every phone and
 	// screen) sent in any PeakWindow: what one home's address sends, behind a
 	// NAT, against a per-address limit at the edge.
@@ -118,11 +122,13 @@ const Latency = 100 * time.Millisecond
 // PlayReal plays one game of preset with ten players in virtual time and
 // returns what it cost. moderator is rules.ModeratorApp, or
 // rules.ModeratorHost for a person moderating from a console (with the shared
-// screen beside it), who ends each step a little after its time is up. seed
-// decides everything: the deal, the people's pace and choices.
-func PlayReal(preset, moderator string, seed uint64, h Human) (RealGame, error) {
+// screen beside it), who ends each step a little after its time is up.
+// handOver, when not nil, is the hand-over in seconds the host chose instead
+// of the preset's. seed decides everything: the deal, the people's pace and
+// choices.
+func PlayReal(preset, moderator string, seed uint64, h Human, handOver *int) (RealGame, error) {
 	sim := newRealTable(seed, h, moderator)
-	if err := sim.play(preset); err != nil {
+	if err := sim.play(preset, handOver); err != nil {
 		return RealGame{}, fmt.Errorf("%s (%s) seed %d: %w", preset, moderator, seed, err)
 	}
 	return sim.result(preset), nil
@@ -155,6 +161,11 @@ type realTable struct {
 	lastStep string
 	deadSet  map[time.Time]bool // deadlines the oracle looks at
 	sent     []time.Time        // when each request was sent, in order
+	// The game's time as the oracle saw it: when play began (zero in the
+	// lobby), and since when a hand-over or a pause has lasted (zero when none
+	// does), with what both came to.
+	playFrom, holdFrom, pauseFrom time.Time
+	held, paused                  time.Duration
 }
 
 // revision orders the views of one game: the stored version, then the clock's
@@ -274,8 +285,12 @@ func (t *realTable) request(method, path, token string, body any, etag string) (
 	return w.Code, data, w.Header()
 }
 
-func (t *realTable) play(preset string) error {
-	status, body, _ := t.do(http.MethodPost, "/api/games", "", map[string]any{"preset": preset, "lang": "en", "moderator": t.moderator}, "")
+func (t *realTable) play(preset string, handOver *int) error {
+	create := map[string]any{"preset": preset, "lang": "en", "moderator": t.moderator}
+	if handOver != nil {
+		create["options"] = map[string]int{"handOver": *handOver}
+	}
+	status, body, _ := t.do(http.MethodPost, "/api/games", "", create, "")
 	if status != http.StatusCreated {
 		return fmt.Errorf("create: %d %s", status, body)
 	}
@@ -518,9 +533,36 @@ func (t *realTable) watch() {
 		t.lastStep = key
 		t.openings = append(t.openings, shown{t.clock.Now(), rev})
 	}
+	t.clockPlay(v.Phase)
 	if e := v.Phase.EndsAt; e != nil && !t.deadSet[*e] {
 		t.deadSet[*e] = true
 		t.clock.at(*e, t.watch)
+	}
+}
+
+// clockPlay adds the time since the oracle's last look to the game's play,
+// hand-overs and pauses, as phase p now shows them: play begins with the
+// host's start (the lobby closing) and ends with the game.
+func (t *realTable) clockPlay(p rules.PhaseView) {
+	now := t.clock.Now()
+	hold := p.Closing || p.Resuming
+	if t.playFrom.IsZero() && (p.Name != rules.PhaseLobby || hold) {
+		t.playFrom = now
+	}
+	if !t.holdFrom.IsZero() && !hold {
+		t.held += now.Sub(t.holdFrom)
+		t.holdFrom = time.Time{}
+	}
+	if !t.pauseFrom.IsZero() && !p.Paused {
+		t.paused += now.Sub(t.pauseFrom)
+		t.pauseFrom = time.Time{}
+	}
+	switch {
+	case t.playFrom.IsZero() || p.Name == rules.PhaseGameOver:
+	case hold && t.holdFrom.IsZero():
+		t.holdFrom = now
+	case p.Paused && t.pauseFrom.IsZero():
+		t.pauseFrom = now
 	}
 }
 
@@ -537,7 +579,11 @@ func stepKey(v View) string {
 
 func (t *realTable) result(preset string) RealGame {
 	g := RealGame{Preset: preset, Moderator: t.moderator, Minutes: t.clock.Now().Sub(t.start).Minutes(), Kinds: t.meter.Kinds(),
-		Days: t.host.view.Phase.Day, Opened: map[string][]time.Duration{}, Busiest: busiest(t.sent, PeakWindow)}
+		Days: t.host.view.Phase.Day, Opened: map[string][]time.Duration{}, Public: map[string][]time.Duration{},
+		Busiest: busiest(t.sent, PeakWindow), HandOvers: t.held}
+	if over := t.lastOver(); !t.playFrom.IsZero() && over.After(t.playFrom) {
+		g.Play = over.Sub(t.playFrom) - t.paused
+	}
 	if w := t.host.view.Winner; w != nil {
 		g.Winner = string(*w)
 	}
@@ -553,17 +599,22 @@ func (t *realTable) result(preset string) RealGame {
 				g.Opened[c.kind] = append(g.Opened[c.kind], d)
 			}
 		}
-	}
-	screen := t.host
-	if t.screen != nil {
-		screen = t.screen
-	}
-	for _, ch := range t.changes {
-		if d, ok := lag(screen.history, ch); ok {
-			g.Public = append(g.Public, d)
+		for _, ch := range t.changes {
+			if d, ok := lag(c.history, ch); ok {
+				g.Public[c.kind] = append(g.Public[c.kind], d)
+			}
 		}
 	}
 	return g
+}
+
+// lastOver is when the oracle first saw the game over: the last change it
+// noted.
+func (t *realTable) lastOver() time.Time {
+	if n := len(t.changes); n > 0 {
+		return t.changes[n-1].at
+	}
+	return time.Time{}
 }
 
 // busiest is the most of the times, in order, that fall in any window of

@@ -3,16 +3,23 @@
 // request rates and latencies, conflicts and retries, lost or doubled actions,
 // 304s and bytes per poll, DynamoDB units and item sizes; then it plays real
 // games at people's pace in virtual time (loadgen.PlayRealGames) and prints the
-// estimated AWS cost of one 10-player 45-minute game and how soon a player asked
-// to act sees it.
+// estimated AWS cost of one 10-player 45-minute game as deployed, how soon
+// every phone, screen and console shows what opens and what changes, and how
+// much of the game the hand-overs take.
 //
 //	go run ./infra/harness/loadgen/cmd/loadgen -games 100                 # local server, bolt store
 //	go run ./infra/harness/loadgen/cmd/loadgen -store dynamo -games 20    # DynamoDB store on dynalite
 //	go run ./infra/harness/loadgen/cmd/loadgen -url http://127.0.0.1:8080 # a server already running
+//	go run ./infra/harness/loadgen/cmd/loadgen -games 0 -svg docs/handover.svg # the hand-over chart only
 //
 // The server is started in this process on 127.0.0.1 (a free port), built as
 // infra/server builds it, unless -url names one. Only loopback addresses are
-// ever contacted. -json writes the full report as JSON as well.
+// ever contacted. -json writes the full report as JSON as well. -svg plays
+// real games at each hand-over length of -sweep as well and draws their cost
+// and dead air as a chart (the README's). The report ends with one line that
+// any script can read (loadgen.RealReport.TableLine):
+//
+//	table: handover_s=3 deadair_pct=7.1 step_p95_ms=350/350/350 public_p95_ms=1170/1160/2880 cost_deployed_usd=0.0220/0.0266
 package main
 
 import (
@@ -22,6 +29,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"time"
 
@@ -40,7 +48,7 @@ func run() error {
 		storeName = flag.String("store", loadgen.StoreBolt, "store of the in-process server: bolt, dynamo (dynalite on loopback; run from the repository, after npm ci) or memory")
 		url       = flag.String("url", "", "use the server at this loopback URL instead of starting one")
 		dir       = flag.String("dir", "", "directory for the bolt file (default: a temporary one)")
-		games     = flag.Int("games", 100, "games played at once")
+		games     = flag.Int("games", 100, "games played at once (0: no load run)")
 		players   = flag.Int("players", 10, "players per game")
 		presets   = flag.String("presets", strings.Join(loadgen.AllPresets, ","), "rule sets, given to the games in turn")
 		moderator = flag.String("moderator", "app", "app or host")
@@ -53,34 +61,108 @@ func run() error {
 		seed      = flag.Uint64("seed", 1, "seed of the bots' choices")
 		jsonOut   = flag.String("json", "", "also write the report as JSON to this file")
 		quiet     = flag.Bool("q", false, "no progress lines")
-		real      = flag.Int("real", 5, "real games per preset played in virtual time for the cost estimate (0: none)")
+		real      = flag.Int("real", 10, "real games per preset and way of moderating played in virtual time for the cost estimate (0: none)")
+		svg       = flag.String("svg", "", "also play real games at each hand-over of -sweep and draw their cost and dead air to this SVG file")
+		sweep     = flag.String("sweep", "0,1,2,3,4,5,6,8,10", "hand-over lengths in seconds for -svg")
+		sweepN    = flag.Int("sweep-games", 3, "real games per preset and way of moderating at each hand-over of -sweep")
 	)
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 
-	var target *loadgen.Target
-	base := *url
-	if base == "" {
-		var err error
-		target, err = loadgen.Start(ctx, loadgen.TargetOptions{Store: *storeName, Dir: *dir, RateLimit: *rate})
+	var out struct {
+		Load  *loadgen.Report         `json:"load,omitempty"`
+		Real  *loadgen.RealReport     `json:"realGames,omitempty"`
+		Sweep []loadgen.HandOverPoint `json:"handOverSweep,omitempty"`
+	}
+	var loadErr error
+	if *games > 0 {
+		cfg := loadgen.Config{
+			Games: *games, Players: *players, Presets: strings.Split(*presets, ","),
+			Moderator: *moderator, Speed: *speed, Burst: *burst, Think: *think, KeepActionETag: *keepETag,
+			GameTimeout: *timeout, Seed: *seed,
+		}
+		rep, err := load(ctx, loadgen.TargetOptions{Store: *storeName, Dir: *dir, RateLimit: *rate}, *url, cfg, *quiet)
+		if rep == nil {
+			return err
+		}
+		out.Load, loadErr = rep, err
+		fmt.Print(rep.Text())
+	}
+	if *svg != "" {
+		lengths, err := seconds(*sweep)
+		if err != nil {
+			return fmt.Errorf("-sweep: %w", err)
+		}
+		points, err := loadgen.HandOverSweep(lengths, *sweepN, *seed, loadgen.People)
 		if err != nil {
 			return err
 		}
+		out.Sweep = points
+		fmt.Printf("\nHAND-OVER SWEEP (%d real games at each length, drawn to %s)\n", 2*len(loadgen.AllPresets)**sweepN, *svg)
+		for _, p := range points {
+			fmt.Printf("  %2d s: %5.1f%% of play in hand-overs, $%.4f a game as deployed (app) / $%.4f (person)\n",
+				p.HandOver, p.DeadAirPct, p.Cost["app"], p.Cost["host"])
+		}
+		if err := os.WriteFile(*svg, []byte(loadgen.HandOverSVG(points, loadgen.DefaultHandOver())), 0o644); err != nil {
+			return err
+		}
+	}
+	if *real > 0 {
+		r, err := loadgen.PlayRealGames(loadgen.AllPresets, loadgen.Moderators, *real, *seed, loadgen.People, nil)
+		if err != nil {
+			return err
+		}
+		out.Real = &r
+		fmt.Print("\n" + r.Text())
+	}
+	if *jsonOut != "" {
+		data, err := json.MarshalIndent(out, "", "  ")
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(*jsonOut, data, 0o644); err != nil {
+			return err
+		}
+	}
+	if out.Real != nil {
+		fmt.Println("\n" + out.Real.TableLine())
+	}
+	return loadErr
+}
+
+// seconds parses a comma-separated list of whole seconds.
+func seconds(list string) ([]int, error) {
+	var out []int
+	for _, f := range strings.Split(list, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+// load plays the load run of cfg against the server at url, or one it starts
+// in this process with opts, and returns its report, with an error when the
+// run lost, doubled or rolled back actions or left games unfinished; a nil
+// report is a run that could not be made.
+func load(ctx context.Context, opts loadgen.TargetOptions, url string, cfg loadgen.Config, quiet bool) (*loadgen.Report, error) {
+	var target *loadgen.Target
+	cfg.URL = url
+	if cfg.URL == "" {
+		var err error
+		target, err = loadgen.Start(ctx, opts)
+		if err != nil {
+			return nil, err
+		}
 		defer target.Close()
-		base = target.URL
-	}
-	cfg := loadgen.Config{
-		URL: base, Games: *games, Players: *players, Presets: strings.Split(*presets, ","),
-		Moderator: *moderator, Speed: *speed, Burst: *burst, Think: *think, KeepActionETag: *keepETag,
-		GameTimeout: *timeout, Seed: *seed,
-	}
-	if target != nil {
-		cfg.Meter = target.Meter
+		cfg.URL, cfg.Meter = target.URL, target.Meter
 	}
 	start := time.Now()
-	if !*quiet {
-		fmt.Fprintf(os.Stderr, "loadgen: %d games × %d players against %s\n", *games, *players, base)
+	if !quiet {
+		fmt.Fprintf(os.Stderr, "loadgen: %d games × %d players against %s\n", cfg.Games, cfg.Players, cfg.URL)
 		cfg.Progress = func(done, total int, r loadgen.GameResult) {
 			state := "over: " + r.Winner
 			if !r.Finished {
@@ -91,36 +173,14 @@ func run() error {
 	}
 	res, err := loadgen.Run(ctx, cfg)
 	if err != nil && res == nil {
-		return err
+		return nil, err
 	}
 	rep := loadgen.Build(res, target)
-	fmt.Print(rep.Text())
-	var realRep *loadgen.RealReport
-	if *real > 0 {
-		r, err := loadgen.PlayRealGames(loadgen.AllPresets, loadgen.Moderators, *real, *seed, loadgen.People)
-		if err != nil {
-			return err
-		}
-		realRep = &r
-		fmt.Print("\n" + r.Text())
+	switch {
+	case rep.Check.Lost > 0 || rep.Check.Doubled > 0 || rep.Rollbacks > 0:
+		err = fmt.Errorf("%d lost, %d doubled actions, %d rollbacks", rep.Check.Lost, rep.Check.Doubled, rep.Rollbacks)
+	case rep.Finished < rep.Games:
+		err = fmt.Errorf("only %d of %d games finished", rep.Finished, rep.Games)
 	}
-	if *jsonOut != "" {
-		data, err := json.MarshalIndent(struct {
-			Load loadgen.Report      `json:"load"`
-			Real *loadgen.RealReport `json:"realGames,omitempty"`
-		}{rep, realRep}, "", "  ")
-		if err != nil {
-			return err
-		}
-		if err := os.WriteFile(*jsonOut, data, 0o644); err != nil {
-			return err
-		}
-	}
-	if rep.Check.Lost > 0 || rep.Check.Doubled > 0 || rep.Rollbacks > 0 {
-		return fmt.Errorf("%d lost, %d doubled actions, %d rollbacks", rep.Check.Lost, rep.Check.Doubled, rep.Rollbacks)
-	}
-	if rep.Finished < rep.Games {
-		return fmt.Errorf("only %d of %d games finished", rep.Finished, rep.Games)
-	}
-	return err
+	return &rep, err
 }
