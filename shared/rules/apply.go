@@ -153,6 +153,11 @@ func (s *State) check(actor Actor, a Action) error {
 			return s.Rules.foulRefusal(a.Type, a.Foul)
 		}
 		return inTargets(o, a.Target)
+	case ActNominate:
+		if a.Target == actor.Player {
+			return errSelfNomination
+		}
+		return inTargets(o, a.Target)
 	case ActAdvance:
 		if (s.Phase.Closing || s.Phase.Resuming) && !a.Now {
 			return refusal(ErrWrongPhase, "this step is already over; the next one opens in a moment")
@@ -169,6 +174,10 @@ func (s *State) check(actor Actor, a Action) error {
 	}
 	return nil
 }
+
+// errSelfNomination refuses a speaker who puts himself up: a nomination is of
+// another player (R-SPORT-04, R-PARTY-09).
+var errSelfNomination = refusal(ErrBadTarget, "nominate: a player nominates another player, never himself")
 
 func inTargets(o Option, target string) error {
 	if !slices.Contains(o.Targets, target) {
@@ -212,6 +221,9 @@ func (s *State) diagnose(p *Player, a Action) error {
 		}
 		if s.speaker() != p.ID {
 			return ErrNotYourTurn
+		}
+		if a.Type == ActNominate && a.Target == p.ID {
+			return errSelfNomination
 		}
 		return refusal(ErrAlreadyActed, "no nominations left, or none to withdraw")
 	case ActVote, ActVoteAll:

@@ -107,7 +107,7 @@ func (s *State) playerOptions(p *Player) []Option {
 			opts = append(opts, Option{Type: ActRaiseHand})
 		}
 		if s.speaker() == p.ID {
-			if t := s.nominationTargets(); len(t) > 0 {
+			if t := s.nominationTargets(p.ID); len(t) > 0 {
 				opts = append(opts, Option{Type: ActNominate, Targets: t})
 			}
 			if s.Phase.Nominated > 0 {
@@ -170,16 +170,19 @@ func (s *State) nominated(id string) bool {
 	return slices.ContainsFunc(s.Nominations, func(n Nomination) bool { return n.Target == id })
 }
 
-// nominationTargets are the living players not yet nominated today, while the
-// speaker and the day still have nominations left (R-SPORT-04, R-PARTY-09).
-func (s *State) nominationTargets() []string {
+// nominationTargets are the players the speaker may put up: the other living
+// players not yet nominated today, while the speaker and the day still have
+// nominations left. Nobody nominates himself: text 003 «может выставить другого
+// игрока», text 001's accusations are «против друг друга» (R-SPORT-04,
+// R-PARTY-09).
+func (s *State) nominationTargets(speaker string) []string {
 	if s.Rules.Voting != VotingNominees || s.Phase.Nominated >= s.Rules.NominationsPerSpeech {
 		return nil
 	}
 	if s.Rules.MaxNominees > 0 && len(s.Nominations) >= s.Rules.MaxNominees {
 		return nil
 	}
-	return s.ids(func(p *Player) bool { return p.Alive && !s.nominated(p.ID) })
+	return s.ids(func(p *Player) bool { return p.Alive && p.ID != speaker && !s.nominated(p.ID) })
 }
 
 // testamentTargets are the players a night-killed Commissar checked and may name in

@@ -3,6 +3,7 @@ package rules
 import (
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -172,6 +173,32 @@ func TestNominations(t *testing.T) {
 	g.refuse(2, Action{Type: ActWithdraw}, ErrAlreadyActed)
 	if got := g.s.Nominations; len(got) != 1 || got[0].Target != id(6) {
 		t.Fatalf("nominations %v", got)
+	}
+}
+
+// TestNominateAnotherOnly: a speaker puts up another player, never himself
+// (R-SPORT-04, text 003 «выставить другого игрока»): he is not among his own
+// targets, and a nomination of himself is refused, before and after a nomination
+// of another, changing nothing. So a self-nominated last nominee cannot collect
+// the missing votes, nor a lone self-nomination on day 1 block the vote.
+func TestNominateAnotherOnly(t *testing.T) {
+	g := sport10(t)
+	g.quietNight()
+	opts := Legal(g.s, Actor{Player: id(1)})
+	i := slices.IndexFunc(opts, func(o Option) bool { return o.Type == ActNominate })
+	if i < 0 || slices.Contains(opts[i].Targets, id(1)) || len(opts[i].Targets) != 9 {
+		t.Fatalf("R-SPORT-04: seat 1 may nominate %v", opts)
+	}
+	g.refuse(1, Action{Type: ActNominate, Target: id(1)}, ErrBadTarget)
+	g.do(1, ActNominate, 5)
+	g.refuse(1, Action{Type: ActNominate, Target: id(1)}, ErrBadTarget)
+	g.do(1, ActEndSpeech, 0)
+	g.refuse(2, Action{Type: ActNominate, Target: id(2)}, ErrBadTarget)
+	if err := g.apply(Actor{Player: id(2)}, Action{Type: ActNominate, Target: id(2)}); err == nil || !strings.Contains(err.Error(), "another player") {
+		t.Fatalf("R-SPORT-04: the refusal says %v", err)
+	}
+	if len(g.s.Nominations) != 1 || g.s.Nominations[0].Target != id(5) {
+		t.Fatalf("R-SPORT-04: nominations %v", g.s.Nominations)
 	}
 }
 
