@@ -464,7 +464,10 @@ func (s *State) remove(id string, now time.Time) {
 	}
 	switch s.Phase.Name {
 	case PhaseNight:
+		// The removed player's tap goes with their choices, so that pending
+		// counts only the living who have still to tap.
 		s.Choices = slices.DeleteFunc(s.Choices, func(c Choice) bool { return c.Actor == id })
+		s.Done = slices.DeleteFunc(s.Done, func(d string) bool { return d == id })
 		s.Victims = slices.DeleteFunc(s.Victims, func(v string) bool { return v == id })
 		s.nightMaybeOver(now)
 	case PhaseVote, PhaseVoteAll:

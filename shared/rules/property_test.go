@@ -144,6 +144,7 @@ func TestPropertyRandomGames(t *testing.T) {
 				log = append(log, step{actor, a, now})
 			}
 			checkViews(t, s, now)
+			checkPending(t, s, now)
 			checkWinner(t, s)
 		}
 		checkWinner(t, s)
@@ -285,6 +286,25 @@ func checkActor(t *rapid.T, s State, actor Actor, a Action) {
 		return
 	}
 	t.Fatalf("dead %s acted: %s in %s", p.ID, a.Type, s.Phase.Name)
+}
+
+// checkPending: at night the public pending count is the number of living
+// players who still have a tap to make, whoever has died or been removed
+// meanwhile (R-SPORT-16).
+func checkPending(t *rapid.T, s State, now time.Time) {
+	s = Advance(s, now)
+	if s.Phase.Name != PhaseNight || s.Phase.Closing || s.Phase.Paused > 0 {
+		return
+	}
+	want := 0
+	for _, p := range s.living() {
+		if len(Legal(s, Actor{Player: p.ID})) > 0 {
+			want++
+		}
+	}
+	if got := ViewOf(s, Public, now).Phase.Pending; got != want {
+		t.Fatalf("night %d wake %d: pending %d with %d still to tap", s.Night, s.Phase.Wake, got, want)
+	}
 }
 
 // checkWinner: once over, exactly one side has won, the one the survivors make.

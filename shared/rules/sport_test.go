@@ -254,6 +254,31 @@ func TestFouls(t *testing.T) {
 	g.refuse(3, Action{Type: ActSleep}, ErrDead)
 }
 
+// TestRemovedAtNightTapGoes: a player the host removes at night leaves at once
+// (R-SPORT-16), and their tap goes with them (R-SPORT-17): the night waits for
+// the living who have still to tap, no more and no fewer.
+func TestRemovedAtNightTapGoes(t *testing.T) {
+	g := sport10(t)
+	g.quietNight()
+	g.skipDay()
+	pending := func() int { return ViewOf(g.s, Public, g.now).Phase.Pending }
+	g.do(5, ActSleep, 0)
+	g.host(Action{Type: ActRemove, Target: id(5)})
+	if p := pending(); p != 9 {
+		t.Fatalf("R-SPORT-16: after the removal pending is %d with 9 still to tap", p)
+	}
+	for _, seat := range []int{1, 2, 3, 4, 6, 7, 8, 9} {
+		g.do(seat, ActSleep, 0)
+	}
+	if p := pending(); p != 1 || g.s.Phase.Name != PhaseNight || g.s.Phase.Closing {
+		t.Fatalf("R-SPORT-16: with seat 10 still to tap pending is %d in %s", p, g.s.Phase.Name)
+	}
+	g.do(10, ActSleep, 0)
+	if p := pending(); p != 10-1 || g.s.Phase.Wake != 2 {
+		t.Fatalf("R-SPORT-17: the second wake waits for %d in wake %d", p, g.s.Phase.Wake)
+	}
+}
+
 // TestDeadCannotAct: dead players may not speak, vote or act (R-SPORT-17,
 // R-CLASSIC-09, R-PARTY-12).
 func TestDeadCannotAct(t *testing.T) {
