@@ -437,3 +437,31 @@ func TestManiacJustifyOnce(t *testing.T) {
 	g.vote(map[int]int{1: 7, 2: 7, 3: 7, 4: 7, 5: 8, 6: 8, 7: 8, 8: 7, 9: 7, 10: 8})
 	g.wantDead(7)
 }
+
+// TestManiacSaveNotTold: the morning names only who did not wake up («Astăzi
+// numărul … nu sa trezit», R-MANIAC-07, R-MANIAC-08): neither the shared screen
+// nor any player hears of the Doctor's save, so nobody learns whom the mafia or
+// the Maniac went for; the moderator does. Where the rules name the patient
+// (doctorNamesPatient), everyone hears whom.
+func TestManiacSaveNotTold(t *testing.T) {
+	for _, named := range []bool{false, true} {
+		g := maniac10(t, func(o *Options) { o.DoctorNamesPatient = named })
+		g.wake(map[int]string{1: "kill:7", 2: "kill:7", 3: "kill:7", 6: "kill:8"})
+		g.wake(map[int]string{5: "heal:7"})
+		g.wantAlive(7)
+		g.wantDead(8)
+		want := []string(nil)
+		if named {
+			want = []string{id(7)}
+		}
+		for _, v := range []Viewer{Public, {Host: true}, {Player: id(7)}, {Player: id(9)}, {Player: id(2)}, {Player: id(6)}} {
+			if got := healedSeen(g, v); !slices.Equal(got, want) {
+				t.Errorf("R-MANIAC-07: named %v: %+v hears of the saves %v", named, v, got)
+			}
+		}
+		g.s.Moderator = ModeratorHost
+		if got := healedSeen(g, Viewer{Host: true}); !slices.Equal(got, []string{id(7)}) {
+			t.Errorf("R-MANIAC-07: named %v: the moderator hears of the saves %v", named, got)
+		}
+	}
+}

@@ -117,6 +117,21 @@ func TestPartyAccuseAnother(t *testing.T) {
 	}
 }
 
+// TestPartyCinderellaOnlyFromMafia: Cinderella's guest survives the mafia's
+// sentence of the same night (R-PARTY-05, text 001 «если в эту же ночь Мафия
+// "приговорит" именно этого Игрока»), and only that: at a table with a Maniac
+// his victim dies whoever she protects.
+func TestPartyCinderellaOnlyFromMafia(t *testing.T) {
+	g := newGame(t, PresetParty, 9, func(o *Options) { o.Maniac = true }, Mafia, Mafia, Mafia, Sheriff, Advocate, Cinderella, Maniac)
+	g.quietNight()
+	g.skipDay()
+	g.night(map[int][]string{1: {"kill:8"}, 2: {"kill:8"}, 3: {"kill:8"}, 6: {"protect:8"}})
+	g.wantAlive(8)
+	g.skipDay()
+	g.night(map[int][]string{6: {"protect:9"}, 7: {"kill:9"}})
+	g.wantDead(9)
+}
+
 // TestPartyDoubleDeath: the mafia kill the Commissar on a night he was right: he and
 // the mafia he named both leave (R-PARTY-08).
 func TestPartyDoubleDeath(t *testing.T) {

@@ -383,6 +383,10 @@ func leaks(s State, view View, v Viewer) error {
 			return fmt.Errorf("%+v sees a partner's shot made with eyes closed (R-SPORT-10) %+v", v, e)
 		case e.Role != "" && !s.player(e.Target).Shown:
 			return fmt.Errorf("%+v sees a hidden role in %+v", v, e)
+		case e.Type == EvHealed && !s.Rules.DoctorNamesPatient && (e.Target != "" || s.Rules.DoctorVictims):
+			// R-CLASSIC-11, R-MANIAC-07: a save is told by name only where the
+			// rules name the patient, and a Doctor among the victims' not at all.
+			return fmt.Errorf("%+v is told of a save %+v", v, e)
 		}
 	}
 	if view.You != nil {
