@@ -162,7 +162,7 @@ export default {
   'opt.doctorOncePerPlayer': 'One save per player',
   'opt.doctorOncePerPlayer.help': 'Each player can be saved by the Doctor only once a game.',
   'opt.doctorNamesPatient': 'Name the Doctor’s patient',
-  'opt.doctorNamesPatient.help': 'The morning also says whom the Doctor treated.',
+  'opt.doctorNamesPatient.help': 'The morning names whom the Doctor saved or treated; otherwise nobody but the moderator hears whom.',
   'opt.doubleDeath': 'The Commissar takes one with him',
   'opt.doubleDeath.help': 'If the mafia kill the Commissar on a night he was right, his suspect leaves too.',
   'opt.introRound': 'Introduction round',

@@ -156,7 +156,7 @@ export default {
   'opt.doctorOncePerPlayer': 'O singură salvare pentru fiecare jucător',
   'opt.doctorOncePerPlayer.help': 'Fiecare jucător poate fi salvat de Doctor o singură dată pe joc.',
   'opt.doctorNamesPatient': 'Se anunță pacientul Doctorului',
-  'opt.doctorNamesPatient.help': 'Dimineața se spune și pe cine a tratat Doctorul.',
+  'opt.doctorNamesPatient.help': 'Dimineața se spune pe cine a salvat sau a tratat Doctorul; altfel doar moderatorul află pe cine.',
   'opt.doubleDeath': 'Comisarul ia pe cineva cu el',
   'opt.doubleDeath.help': 'Dacă mafia îl ucide pe Comisar într-o noapte în care a avut dreptate, iese din joc și suspectul lui.',
   'opt.introRound': 'Tur de prezentare',

@@ -156,7 +156,7 @@ export default {
   'opt.doctorOncePerPlayer': 'Одно спасение на игрока',
   'opt.doctorOncePerPlayer.help': 'Каждого игрока Доктор может спасти лишь раз за игру.',
   'opt.doctorNamesPatient': 'Называть пациента Доктора',
-  'opt.doctorNamesPatient.help': 'Утром также объявляют, кого лечил Доктор.',
+  'opt.doctorNamesPatient.help': 'Утром называют, кого Доктор спас или лечил; иначе, кого именно, знает только ведущий.',
   'opt.doubleDeath': 'Комиссар уводит с собой',
   'opt.doubleDeath.help': 'Если мафия убила Комиссара в ночь, когда он был прав, его подозреваемый тоже выбывает.',
   'opt.introRound': 'Круг знакомства',

@@ -156,7 +156,7 @@ export default {
   'opt.doctorOncePerPlayer': 'Один порятунок на гравця',
   'opt.doctorOncePerPlayer.help': 'Кожного гравця Лікар може врятувати лише раз за гру.',
   'opt.doctorNamesPatient': 'Називати пацієнта Лікаря',
-  'opt.doctorNamesPatient.help': 'Зранку також оголошують, кого лікував Лікар.',
+  'opt.doctorNamesPatient.help': 'Зранку називають, кого Лікар урятував чи лікував; інакше, кого саме, знає лише ведучий.',
   'opt.doubleDeath': 'Комісар забирає з собою',
   'opt.doubleDeath.help': 'Якщо мафія вбила Комісара тієї ночі, коли він мав рацію, його підозрюваний теж вибуває.',
   'opt.introRound': 'Коло знайомства',
