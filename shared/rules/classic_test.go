@@ -298,3 +298,37 @@ func TestClassicLoverSheltersFromEveryDeath(t *testing.T) {
 	g.wantAlive(2)
 	g.wantEvent(EvMissed, 0, "")
 }
+
+// TestFirstNightChecks: every preset keeps the first night a meeting with no
+// checks (R-CLASSIC-02, R-SPORT-02: text 002 rule 15). The opening of text 000
+// has the Commissar and the Don check on it («Комиссар может получить у Ведущего
+// информацию…», «Дон может получить…»): with firstNightChecks they do, in its
+// one wake, and still nobody is killed or protected.
+func TestFirstNightChecks(t *testing.T) {
+	for _, p := range Presets {
+		if o, _ := Preset(p); o.FirstNightChecks {
+			t.Errorf("R-CLASSIC-02: %s checks on the first night", p)
+		}
+	}
+	g := newGame(t, PresetCustom, 10, func(o *Options) { o.FirstNightChecks, o.Doctor = true, true }, Don, Mafia, Mafia, Sheriff, Doctor)
+	for seat, want := range map[int][]ActionType{1: {ActCheck, ActSleep}, 2: {ActSleep}, 4: {ActCheck, ActSleep}, 5: {ActSleep}, 7: {ActSleep}} {
+		var got []ActionType
+		for _, o := range Legal(g.s, Actor{Player: id(seat)}) {
+			got = append(got, o.Type)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("R-CLASSIC-02: on the first night seat %d may %v, want %v", seat, got, want)
+		}
+	}
+	g.wake(map[int]string{1: "check:4", 4: "check:2"})
+	g.want(PhaseDay)
+	if c := g.s.player(id(1)).Checks; len(c) != 1 || !c[0].Yes || c[0].Kind != CheckSheriff {
+		t.Errorf("R-CLASSIC-02: the Don's first-night check %+v", c)
+	}
+	if c := g.s.player(id(4)).Checks; len(c) != 1 || !c[0].Yes || c[0].Kind != CheckBlack {
+		t.Errorf("R-CLASSIC-02: the Commissar's first-night check %+v", c)
+	}
+	if g.hasEvent(EvMissed, 0, "") || g.hasEvent(EvKilled, 0, "") {
+		t.Error("R-CLASSIC-02: the meeting night with checks is told as a night of kills")
+	}
+}

@@ -61,6 +61,7 @@ func TestValidate(t *testing.T) {
 		"testament, no sheriff":  func(o *Options) { o.Sheriff = false; o.Testament = true },
 		"mute after removal":     func(o *Options) { o.WarningsToMute = 5 },
 		"min above max":          func(o *Options) { o.MinPlayers, o.MaxPlayers = 10, 8 },
+		"checks, no meeting":     func(o *Options) { o.FirstNightMeeting, o.FirstNightChecks = false, true },
 		"parity at the start": func(o *Options) {
 			o.MinPlayers, o.MaxPlayers, o.Maniac, o.ManiacSide = 8, 8, true, "mafia"
 			o.Mafia = 3

@@ -234,11 +234,14 @@ func (s *State) voteOptions(p *Player, vote Option) []Option {
 // role. Each living player taps once a wake: one of these acts, or "sleep",
 // which every player has beside them, so taps give no role away.
 func (s *State) nightTasks(p *Player) []Option {
-	if s.Rules.FirstNightMeeting && s.Night == 1 {
-		return nil
-	}
 	others := s.ids(func(q *Player) bool { return q.Alive && q.ID != p.ID })
 	alive := s.ids(func(q *Player) bool { return q.Alive })
+	if s.meetingNight() {
+		if s.checksAtMeeting(p) {
+			return []Option{{Type: ActCheck, Targets: others}}
+		}
+		return nil
+	}
 	if s.Phase.Wake == 2 {
 		switch {
 		case p.Role == Don && s.Rules.DonChecks:
@@ -274,6 +277,19 @@ func (s *State) nightTasks(p *Player) []Option {
 		return []Option{{Type: ActDefend, Targets: others}}
 	}
 	return nil
+}
+
+// checksAtMeeting reports whether p checks on a first night that is a meeting:
+// with FirstNightChecks, the Don who looks for the Sheriff and a Commissar who
+// checks (text 000: «Комиссар может получить у Ведущего информацию о том,
+// является ли выбранный им игрок Мафией», «Дон может получить… является ли
+// выбранный им игрок Комиссаром»). A Commissar who only shoots has nothing to
+// do on a night without kills.
+func (s *State) checksAtMeeting(p *Player) bool {
+	if !s.Rules.FirstNightChecks {
+		return false
+	}
+	return p.Role == Don && s.Rules.DonChecks || p.Role == Sheriff && s.Rules.Commissar != CommissarShoot
 }
 
 // chose reports whether id already made a night choice of this type.

@@ -16,6 +16,10 @@ func (s *State) startNight(now time.Time) {
 
 func seconds(n int) time.Duration { return time.Duration(n) * time.Second }
 
+// meetingNight reports whether tonight is a first night that is a meeting only
+// (R-CLASSIC-02, R-SPORT-02, R-PARTY-02): nobody is killed or protected.
+func (s *State) meetingNight() bool { return s.Rules.FirstNightMeeting && s.Night == 1 }
+
 // nightAct records a player's one tap of this wake: an act of their role, or
 // "sleep". Checks are answered at once, to the asker only, as a host nods or
 // shakes his head (R-SPORT-11, R-SPORT-12, R-MANIAC-04/05).
@@ -74,10 +78,9 @@ func (s *State) nightMaybeOver(now time.Time) {
 // protections; a second wake, where the rules hold one (Options.Wakes), follows
 // whoever is alive and whatever happened; then morning.
 func (s *State) endWake(now time.Time) {
-	meeting := s.Rules.FirstNightMeeting && s.Night == 1
 	if s.Phase.Wake == 1 {
 		s.Victims = s.victims()
-		if s.Rules.Wakes() > 1 && !meeting {
+		if s.Rules.Wakes() > 1 && !s.meetingNight() {
 			s.Done = nil
 			s.Phase = Phase{Name: PhaseNight, Wake: 2, EndsAt: now.Add(seconds(s.Rules.Night))}
 			return
@@ -195,7 +198,7 @@ func (s *State) mafiaTarget() string {
 // from every death of the night (shelter). It keeps the public news of saves
 // and misses for the morning (announce).
 func (s *State) victims() []string {
-	if s.Rules.FirstNightMeeting && s.Night == 1 {
+	if s.meetingNight() {
 		return nil
 	}
 	var attempts []string
@@ -329,7 +332,7 @@ func (s *State) doctorSave() {
 // morning announces the night (R-CLASSIC-05, R-SPORT-13): who died or that nobody
 // did, the Commissar's public right/wrong (R-PARTY-03), and the last words.
 func (s *State) morning(now time.Time) {
-	meeting := s.Rules.FirstNightMeeting && s.Night == 1
+	meeting := s.meetingNight()
 	if s.Rules.DoctorVictims {
 		s.doctorSave()
 	}

@@ -57,9 +57,14 @@ type Options struct {
 	// who has not chosen in time means "the mafia missed". 0 is the whole first
 	// wake, the one that holds the shots.
 	MafiaTime int `json:"mafiaTime"`
-	// FirstNightMeeting makes night 1 a meeting only: no kills, checks or
-	// protections (R-CLASSIC-02, R-SPORT-02, R-PARTY-02).
+	// FirstNightMeeting makes night 1 a meeting only: no kills or protections,
+	// and no checks but those FirstNightChecks allows (R-CLASSIC-02, R-SPORT-02,
+	// R-PARTY-02).
 	FirstNightMeeting bool `json:"firstNightMeeting"`
+	// FirstNightChecks lets the Don and the Commissar check on a meeting night,
+	// as the opening of text 000 has it («Комиссар может получить у Ведущего
+	// информацию…», «Дон может получить…»); still nobody is killed or protected.
+	FirstNightChecks bool `json:"firstNightChecks"`
 	// IntroRound opens the game with a day-0 round of introductions (R-MANIAC-02).
 	IntroRound bool `json:"introRound"`
 
@@ -331,6 +336,9 @@ func (o Options) Validate() error {
 	}
 	if (o.DoctorVictims || o.DoctorOncePerPlayer || o.DoctorNamesPatient) && !o.Doctor {
 		return refusef(ErrInvalidOptions, "the Doctor's options need a Doctor")
+	}
+	if o.FirstNightChecks && !o.FirstNightMeeting {
+		return refusef(ErrInvalidOptions, "firstNightChecks needs firstNightMeeting")
 	}
 	if o.Voting == VotingAnyone && o.NomineeDefence {
 		return refusef(ErrInvalidOptions, "nominee defence needs voting on nominees")

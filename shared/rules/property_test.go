@@ -61,6 +61,7 @@ func drawOptions(t *rapid.T) Options {
 		c.ForbiddenWords = rapid.SampledFrom([]ForbiddenWords{"warning", "removal"}).Draw(t, "words")
 		c.LoneManiac = rapid.SampledFrom([]LoneManiac{"last_two", "town"}).Draw(t, "lone")
 		c.MafiaTime = rapid.SampledFrom([]int{0, 30}).Draw(t, "mafiaTime")
+		c.FirstNightChecks = c.FirstNightMeeting && rapid.Bool().Draw(t, "firstNightChecks")
 		if c.Validate() == nil {
 			return c
 		}

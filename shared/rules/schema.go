@@ -54,6 +54,7 @@ var OptionSpecs = []OptionSpec{
 	oneOf("win", "win", WinParity, WinElimination),
 	toggle("lastPairMafia", "win"),
 	toggle("firstNightMeeting", "night"),
+	toggle("firstNightChecks", "night"),
 	oneOf("mafiaKill", "night", KillUnanimous, KillDon, KillMajority),
 	toggle("eyesClosed", "night"),
 	toggle("donChecks", "night"),

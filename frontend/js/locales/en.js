@@ -142,6 +142,8 @@ export default {
   'opt.lastPairMafia.help': 'With one mafia and one other player left, the mafia wins.',
   'opt.firstNightMeeting': 'First night is a meeting',
   'opt.firstNightMeeting.help': 'On night 1 the mafia only meet: no kills, checks or protections.',
+  'opt.firstNightChecks': 'Checks on the first night',
+  'opt.firstNightChecks.help': 'On the meeting night the Don and the Sheriff may check one player each; still nobody is killed or protected.',
   'opt.mafiaKill': 'The mafia’s shot',
   'opt.mafiaKill.help': 'How the mafia’s picks become one kill.',
   'opt.mafiaKill.unanimous': 'all on one seat, or a miss',

@@ -136,6 +136,8 @@ export default {
   'opt.lastPairMafia.help': 'Dacă rămân un mafiot și un alt jucător, câștigă mafia.',
   'opt.firstNightMeeting': 'Prima noapte e de cunoaștere',
   'opt.firstNightMeeting.help': 'În noaptea 1 mafia doar se cunoaște: fără crime, verificări sau protecții.',
+  'opt.firstNightChecks': 'Verificări în prima noapte',
+  'opt.firstNightChecks.help': 'În noaptea de cunoaștere Donul și Șeriful pot verifica câte un jucător; tot nu e ucis și nu e protejat nimeni.',
   'opt.mafiaKill': 'Împușcătura mafiei',
   'opt.mafiaKill.help': 'Cum devin alegerile mafiei o singură crimă.',
   'opt.mafiaKill.unanimous': 'toți pe același loc, altfel ratare',

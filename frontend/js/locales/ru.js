@@ -136,6 +136,8 @@ export default {
   'opt.lastPairMafia.help': 'Если остались один мафиози и один другой игрок, мафия побеждает.',
   'opt.firstNightMeeting': 'Первая ночь — знакомство',
   'opt.firstNightMeeting.help': 'В первую ночь мафия только знакомится: без убийств, проверок и защит.',
+  'opt.firstNightChecks': 'Проверки в первую ночь',
+  'opt.firstNightChecks.help': 'В ночь знакомства Дон и Шериф могут проверить по одному игроку; убийств и защит по-прежнему нет.',
   'opt.mafiaKill': 'Выстрел мафии',
   'opt.mafiaKill.help': 'Как выбор мафии становится одним убийством.',
   'opt.mafiaKill.unanimous': 'все в одного, иначе промах',

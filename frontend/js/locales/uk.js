@@ -136,6 +136,8 @@ export default {
   'opt.lastPairMafia.help': 'Якщо лишилися один мафіозі й один інший гравець, перемагає мафія.',
   'opt.firstNightMeeting': 'Перша ніч — знайомство',
   'opt.firstNightMeeting.help': 'Першої ночі мафія лише знайомиться: без убивств, перевірок і захисту.',
+  'opt.firstNightChecks': 'Перевірки першої ночі',
+  'opt.firstNightChecks.help': 'У ніч знайомства Дон і Шериф можуть перевірити по одному гравцю; убивств і захисту, як і раніше, немає.',
   'opt.mafiaKill': 'Постріл мафії',
   'opt.mafiaKill.help': 'Як вибір мафії стає одним убивством.',
   'opt.mafiaKill.unanimous': 'всі в одного, інакше промах',
