@@ -71,6 +71,12 @@ type Options struct {
 	// Voting is "nominees" (only nominated players can be voted for, R-SPORT-04)
 	// or "anyone" (every living player is a candidate, R-CLASSIC-03, R-MANIAC-10).
 	Voting Voting `json:"voting"`
+	// DayOpener is who opens a day's monologues (R-SPORT-03): "next_seat", the
+	// next living seat after the one who opened the day before (texts 000, 002),
+	// or "day_seat", seat n on day n, from the next living seat if that one has
+	// left (text 004's closed rules: «În prima zi, jucătorul începe la numărul
+	// unu, în al doilea - la numărul doi»).
+	DayOpener DayOpener `json:"dayOpener"`
 	// NominationsPerSpeech is how many players one speaker may nominate during
 	// their monologue (R-SPORT-04: 1).
 	NominationsPerSpeech int `json:"nominationsPerSpeech"`
@@ -227,7 +233,7 @@ func Preset(name string) (Options, error) {
 		MinPlayers: 10, MaxPlayers: 10, MafiaFormula: FormulaClassic,
 		Don: true, Sheriff: true,
 		DrawSeats: true, Win: WinParity, MafiaKill: KillUnanimous, EyesClosed: true, FirstNightMeeting: true,
-		Voting: VotingNominees, NominationsPerSpeech: 1, Day1SingleNomineeStays: true,
+		Voting: VotingNominees, DayOpener: OpenerNextSeat, NominationsPerSpeech: 1, Day1SingleNomineeStays: true,
 		NonVoters: NonVotersLastNominee, Ties: TiesCarCrash, TieRepeats: 1, FourLeftNoRevote: true,
 		LastWords: LastWordsAll, Commissar: CommissarCheck, DonChecks: true, ManiacSide: ManiacAlone, LoneManiac: LoneLastTwo,
 		WarningsToMute: 3, WarningsToRemove: 4, ForbiddenWords: ForbiddenWarning,

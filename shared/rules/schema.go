@@ -64,6 +64,7 @@ var OptionSpecs = []OptionSpec{
 	toggle("doctorNamesPatient", "night"),
 	toggle("doubleDeath", "night"),
 	toggle("introRound", "day"),
+	oneOf("dayOpener", "day", OpenerNextSeat, OpenerDaySeat),
 	oneOf("voting", "day", VotingNominees, VotingAnyone),
 	integer("nominationsPerSpeech", 1, 3, "day"),
 	integer("maxNominees", 0, 30, "day"),

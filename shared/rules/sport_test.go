@@ -176,6 +176,35 @@ func TestNominations(t *testing.T) {
 	}
 }
 
+// TestDayOpenerSeatOfDay: each later day opens at the next living seat after
+// the one who opened the day before (R-SPORT-03, texts 000 and 002); read as
+// text 004's closed rules («În prima zi, jucătorul începe la numărul unu, în al
+// doilea - la numărul doi»), day n opens at seat n whoever has left, from the
+// next living seat if that one has. The sport rules keep the first reading.
+func TestDayOpenerSeatOfDay(t *testing.T) {
+	if o, _ := Preset(PresetSport); o.DayOpener != OpenerNextSeat {
+		t.Fatalf("R-SPORT-03: the sport rules open the day at %s", o.DayOpener)
+	}
+	for opener, want := range map[DayOpener][]int{OpenerNextSeat: {1, 3, 4}, OpenerDaySeat: {1, 3, 3}} {
+		g := newGame(t, PresetSport, 10, func(o *Options) { o.DayOpener = opener }, Don, Mafia, Mafia, Sheriff)
+		g.s.player(id(2)).Alive = false // seat 2 has left
+		g.quietNight()
+		var got []int
+		for range 3 {
+			got = append(got, g.s.player(g.s.speaker()).Seat)
+			g.skipDay()
+			g.quietNight()
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("R-SPORT-03: %s: days 1-3 open at seats %v, want %v", opener, got, want)
+		}
+		g.s.Day = 11
+		if first := g.s.dayOpener(); opener == OpenerDaySeat && first != id(1) {
+			t.Errorf("R-SPORT-03: day 11 of ten seats opens at %s, want seat 1", first)
+		}
+	}
+}
+
 // TestNominateAnotherOnly: a speaker puts up another player, never himself
 // (R-SPORT-04, text 003 «выставить другого игрока»): he is not among his own
 // targets, and a nomination of himself is refused, before and after a nomination
