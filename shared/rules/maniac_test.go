@@ -465,3 +465,36 @@ func TestManiacSaveNotTold(t *testing.T) {
 		}
 	}
 }
+
+// TestManiacJustifiedLeavesOnTie: read literally, text 004's «justificarea poate
+// fi utilizată o singură dată… Dacă următoarea dată jucătorul recuperează
+// maximum de voturi, el părăsește automat masa» sends a player who has justified
+// once away as soon as he has the most votes again, in a tie too (R-MANIAC-10,
+// justifiedLeaves); the one tied with him stays. The maniac rules keep the
+// reading in which a tie goes where ties go (TestManiacJustifyOnce).
+func TestManiacJustifiedLeavesOnTie(t *testing.T) {
+	if o, _ := Preset(PresetManiac); o.JustifiedLeaves {
+		t.Fatal("R-MANIAC-10: the maniac rules read the justification literally")
+	}
+	for name, votes := range map[string]map[int]int{
+		"two tied":   {1: 7, 2: 7, 3: 7, 4: 8, 5: 8, 6: 8, 7: 9, 8: 10, 9: 1, 10: 2},
+		"three tied": {1: 7, 2: 7, 3: 8, 4: 8, 5: 9, 6: 9, 7: 10, 8: 1, 9: 2, 10: 3},
+	} {
+		t.Run(name, func(t *testing.T) {
+			g := maniac10(t, func(o *Options) { o.JustifiedLeaves = true })
+			g.quietNight()
+			g.speeches(nil)
+			g.vote(map[int]int{1: 7, 2: 7, 3: 7, 4: 8, 5: 9, 6: 10, 7: 1, 8: 2, 9: 3, 10: 4})
+			g.want(PhaseDefence) // seat 7 justifies
+			g.speeches(nil)
+			g.voteAll() // and stays
+			g.wantAlive(7)
+			g.quietNight()
+			g.speeches(nil)
+			g.vote(votes)
+			g.wantDead(7)
+			g.wantAlive(8, 9)
+			g.wantEvent(EvEliminated, 7, "vote")
+		})
+	}
+}

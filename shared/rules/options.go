@@ -102,6 +102,13 @@ type Options struct {
 	Ties Ties `json:"ties"`
 	// TieRepeats caps how many times a tied vote is held again (R-PARTY-10).
 	TieRepeats int `json:"tieRepeats"`
+	// JustifiedLeaves, under "justify" ties, sends a player who has used his
+	// justification on an earlier day away as soon as he has the most votes
+	// again, tied or not: text 004 read literally, «justificarea poate fi
+	// utilizată o singură dată… Dacă următoarea dată jucătorul recuperează
+	// maximum de voturi, el părăsește automat masa». Off, a tie goes where ties
+	// go (R-MANIAC-10).
+	JustifiedLeaves bool `json:"justifiedLeaves"`
 	// FourLeftNoRevote: with four players left a tie ends the day, nobody leaves
 	// (R-SPORT-08).
 	FourLeftNoRevote bool `json:"fourLeftNoRevote"`
@@ -345,6 +352,9 @@ func (o Options) Validate() error {
 	}
 	if o.FirstNightChecks && !o.FirstNightMeeting {
 		return refusef(ErrInvalidOptions, "firstNightChecks needs firstNightMeeting")
+	}
+	if o.JustifiedLeaves && o.Ties != TiesJustify {
+		return refusef(ErrInvalidOptions, "justifiedLeaves needs ties: justify")
 	}
 	if o.Voting == VotingAnyone && o.NomineeDefence {
 		return refusef(ErrInvalidOptions, "nominee defence needs voting on nominees")

@@ -73,6 +73,7 @@ var OptionSpecs = []OptionSpec{
 	oneOf("nonVoters", "day", NonVotersLastNominee, NonVotersAbstain, NonVotersCompulsory),
 	oneOf("ties", "day", TiesCarCrash, TiesRevote, TiesJustify, TiesNone),
 	integer("tieRepeats", 0, 5, "day"),
+	toggle("justifiedLeaves", "day"),
 	toggle("fourLeftNoRevote", "day"),
 	toggle("halfVote", "day"),
 	toggle("voteChange", "day"),

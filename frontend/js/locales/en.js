@@ -198,6 +198,8 @@ export default {
   'opt.ties.none': 'everyone stays',
   'opt.tieRepeats': 'Repeated votes',
   'opt.tieRepeats.help': 'How many times a tied vote is held again before everyone stays.',
+  'opt.justifiedLeaves': 'A justified player leaves on a tie',
+  'opt.justifiedLeaves.help': 'A player who has used his justification leaves as soon as he has the most votes again, even tied with others.',
   'opt.fourLeftNoRevote': 'With four left, a tie ends the day',
   'opt.fourLeftNoRevote.help': 'With four players left a tie means nobody leaves.',
   'opt.halfVote': 'Half vote of the night’s victim',

@@ -192,6 +192,8 @@ export default {
   'opt.ties.none': 'rămân toți',
   'opt.tieRepeats': 'Voturi repetate',
   'opt.tieRepeats.help': 'De câte ori se reia votul la egalitate înainte să rămână toți.',
+  'opt.justifiedLeaves': 'Cine s-a justificat pleacă și la egalitate',
+  'opt.justifiedLeaves.help': 'Un jucător care și-a folosit justificarea părăsește masa de îndată ce are iar cele mai multe voturi, chiar la egalitate cu alții.',
   'opt.fourLeftNoRevote': 'Cu patru la masă, egalitatea încheie ziua',
   'opt.fourLeftNoRevote.help': 'Cu patru jucători rămași, la egalitate nu pleacă nimeni.',
   'opt.halfVote': 'Jumătatea de vot a victimei',
