@@ -498,3 +498,26 @@ func TestManiacJustifiedLeavesOnTie(t *testing.T) {
 		})
 	}
 }
+
+// TestManiacLoneManiacApart: the mafia win when the peaceful and the black are
+// as many (R-MANIAC-11). A Maniac playing alone counts with the peaceful under
+// both loneManiac readings; read literally («locuitorii pașnici și negri»,
+// loneManiacApart), he is neither, and two black against two peaceful and him
+// have won.
+func TestManiacLoneManiacApart(t *testing.T) {
+	for _, reading := range []LoneManiac{LoneLastTwo, LoneTown} {
+		for _, apart := range []bool{false, true} {
+			g := maniac10(t, func(o *Options) { o.LoneManiac, o.LoneManiacApart = reading, apart })
+			for _, seat := range []int{3, 5, 7, 8} {
+				g.s.player(id(seat)).Alive = false
+			}
+			// Don 1, mafia 2, Sheriff 4, Maniac 6, citizens 9, 10: the mafia kill 9.
+			g.night(map[int][]string{1: {"kill:9"}, 2: {"kill:9"}})
+			if !apart {
+				g.want(PhaseLastWord)
+				continue
+			}
+			g.wantWinner(MafiaTeam)
+		}
+	}
+}

@@ -37,6 +37,12 @@ type Options struct {
 	// LastPairMafia makes the mafia win when exactly one black and one other
 	// player are left (R-PARTY-11).
 	LastPairMafia bool `json:"lastPairMafia"`
+	// LoneManiacApart counts a Maniac who plays alone with neither side at the
+	// mafia's parity: text 004 read literally, «Dacă locuitorii pașnici și negri
+	// au rămas același număr, mafia a câștigat» (the peaceful and the black, as
+	// many). Off, he counts with the peaceful under either LoneManiac reading
+	// (R-MANIAC-11).
+	LoneManiacApart bool `json:"loneManiacApart"`
 
 	// DrawSeats deals the seats by lot when the game starts (R-SPORT-01); otherwise
 	// the host's seating stands.
@@ -355,6 +361,9 @@ func (o Options) Validate() error {
 	}
 	if o.JustifiedLeaves && o.Ties != TiesJustify {
 		return refusef(ErrInvalidOptions, "justifiedLeaves needs ties: justify")
+	}
+	if o.LoneManiacApart && !o.Maniac {
+		return refusef(ErrInvalidOptions, "loneManiacApart needs a Maniac")
 	}
 	if o.Voting == VotingAnyone && o.NomineeDefence {
 		return refusef(ErrInvalidOptions, "nominee defence needs voting on nominees")

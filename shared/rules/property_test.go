@@ -63,6 +63,7 @@ func drawOptions(t *rapid.T) Options {
 		c.MafiaTime = rapid.SampledFrom([]int{0, 30}).Draw(t, "mafiaTime")
 		c.FirstNightChecks = c.FirstNightMeeting && rapid.Bool().Draw(t, "firstNightChecks")
 		c.JustifiedLeaves = c.Ties == TiesJustify && rapid.Bool().Draw(t, "justifiedLeaves")
+		c.LoneManiacApart = c.Maniac && rapid.Bool().Draw(t, "loneManiacApart")
 		c.DayOpener = rapid.SampledFrom([]DayOpener{OpenerNextSeat, OpenerDaySeat}).Draw(t, "dayOpener")
 		if c.Validate() == nil {
 			return c

@@ -53,6 +53,7 @@ var OptionSpecs = []OptionSpec{
 	toggle("openRoles", "win"),
 	oneOf("win", "win", WinParity, WinElimination),
 	toggle("lastPairMafia", "win"),
+	toggle("loneManiacApart", "win"),
 	toggle("firstNightMeeting", "night"),
 	toggle("firstNightChecks", "night"),
 	oneOf("mafiaKill", "night", KillUnanimous, KillDon, KillMajority),

@@ -140,6 +140,8 @@ export default {
   'opt.win.elimination': 'when nobody else is left',
   'opt.lastPairMafia': 'Last pair goes to the mafia',
   'opt.lastPairMafia.help': 'With one mafia and one other player left, the mafia wins.',
+  'opt.loneManiacApart': 'A lone Maniac counts with neither side',
+  'opt.loneManiacApart.help': 'Read literally, the mafia win when the peaceful and the black are as many, and a Maniac playing alone is neither. Off, he counts with the peaceful.',
   'opt.firstNightMeeting': 'First night is a meeting',
   'opt.firstNightMeeting.help': 'On night 1 the mafia only meet: no kills, checks or protections.',
   'opt.firstNightChecks': 'Checks on the first night',

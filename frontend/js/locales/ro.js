@@ -134,6 +134,8 @@ export default {
   'opt.win.elimination': 'când nu mai rămâne nimeni',
   'opt.lastPairMafia': 'Ultima pereche e a mafiei',
   'opt.lastPairMafia.help': 'Dacă rămân un mafiot și un alt jucător, câștigă mafia.',
+  'opt.loneManiacApart': 'Maniacul singur nu e de nicio parte',
+  'opt.loneManiacApart.help': 'Citit literal, mafia câștigă când pașnicii și negrii sunt la fel de mulți, iar maniacul care joacă singur nu e nici una, nici alta. Oprit, el se numără cu pașnicii.',
   'opt.firstNightMeeting': 'Prima noapte e de cunoaștere',
   'opt.firstNightMeeting.help': 'În noaptea 1 mafia doar se cunoaște: fără crime, verificări sau protecții.',
   'opt.firstNightChecks': 'Verificări în prima noapte',
