@@ -433,6 +433,7 @@ func (s *State) warn(id, foul string, now time.Time) {
 		if s.Phase.Name == PhaseDay && s.Phase.Reason == ReasonNone && s.speaker() == id && !s.Phase.Closing {
 			// Text 002 rule 23: the word is lost for one round; given during the
 			// player's own monologue, that is this one, and it ends now.
+			s.silence(p)
 			s.log(ToAll, Event{Type: EvMuted, Target: id})
 			s.nextSpeaker(now)
 			return

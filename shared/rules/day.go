@@ -79,16 +79,11 @@ func (s *State) livingFrom(start int) string {
 	return ""
 }
 
-// beginSpeech starts the speech of the head of the queue, skipping a day speaker who
-// lost the monologue to fouls (R-SPORT-16); with nobody left it ends the phase.
+// beginSpeech starts the speech of the head of the queue, skipping a speaker who
+// lost it to fouls (R-SPORT-16); with nobody left it ends the phase.
 func (s *State) beginSpeech(now time.Time) {
-	for len(s.Phase.Queue) > 0 && s.Phase.Name == PhaseDay {
-		p := s.player(s.Phase.Queue[0])
-		if p.Muted == 0 {
-			break
-		}
-		p.Muted = 0
-		s.log(ToAll, Event{Type: EvMuted, Target: p.ID})
+	for len(s.Phase.Queue) > 0 && s.loseSpeech(s.player(s.Phase.Queue[0])) {
+		s.log(ToAll, Event{Type: EvMuted, Target: s.Phase.Queue[0]})
 		s.Phase.Queue = s.Phase.Queue[1:]
 	}
 	if len(s.Phase.Queue) == 0 {
@@ -101,6 +96,29 @@ func (s *State) beginSpeech(now time.Time) {
 		d = s.Rules.ExtraSpeech
 	}
 	s.Phase.EndsAt = now.Add(seconds(d))
+}
+
+// loseSpeech reports whether fouls cost p the speech now due (R-SPORT-16): the
+// day monologue after the warnings that mute, which spends them, and, once that
+// is lost, every other speech of the round where the rules say so (silence).
+func (s *State) loseSpeech(p *Player) bool {
+	if s.Phase.Name == PhaseDay && p.Muted != 0 {
+		p.Muted = 0
+		s.silence(p)
+		return true
+	}
+	return p.Silenced
+}
+
+// silence takes the word from p for the rest of this round when the warnings
+// that mute cost the whole round (Options.MuteWholeRound, text 002 rule 23:
+// «позбавляється слова на одне коло»): a defence and a last word after the
+// day's vote too. The night ends it (startNight), so a last word in the morning
+// belongs to the next round.
+func (s *State) silence(p *Player) {
+	if s.Rules.MuteWholeRound {
+		p.Silenced = true
+	}
 }
 
 // nextSpeaker ends the current speech ("Thank you", or time) and starts the next.

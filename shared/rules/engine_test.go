@@ -63,6 +63,7 @@ func TestValidate(t *testing.T) {
 		"min above max":          func(o *Options) { o.MinPlayers, o.MaxPlayers = 10, 8 },
 		"checks, no meeting":     func(o *Options) { o.FirstNightMeeting, o.FirstNightChecks = false, true },
 		"justified, no justify":  func(o *Options) { o.JustifiedLeaves = true },
+		"whole round, no mute":   func(o *Options) { o.WarningsToMute, o.MuteWholeRound = 0, true },
 		"apart, no maniac":       func(o *Options) { o.LoneManiacApart = true },
 		"unknown day opener":     func(o *Options) { o.DayOpener = "seat_7" },
 		"parity at the start": func(o *Options) {

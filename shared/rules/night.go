@@ -6,10 +6,14 @@ import (
 )
 
 // startNight puts the city to sleep: every living player gets a night task.
+// The day's round is over, and with it any word lost to fouls for it.
 func (s *State) startNight(now time.Time) {
 	s.Night++
 	s.Choices, s.Done, s.Victims = nil, nil, nil
 	s.Nominations, s.Ballots = nil, nil
+	for i := range s.Players {
+		s.Players[i].Silenced = false
+	}
 	s.Phase = Phase{Name: PhaseNight, Wake: 1, EndsAt: now.Add(seconds(s.Rules.Night))}
 	s.log(ToAll, Event{Type: EvNightFell})
 }

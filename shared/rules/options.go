@@ -174,6 +174,11 @@ type Options struct {
 	// remove the player (R-SPORT-16). 0 turns the step off.
 	WarningsToMute   int `json:"warningsToMute"`
 	WarningsToRemove int `json:"warningsToRemove"`
+	// MuteWholeRound: the warnings that mute cost the word for the whole round
+	// of the lost monologue (text 002 rule 23, «позбавляється слова на одне
+	// коло»): a defence speech and a last word after that day's vote too. Off,
+	// they cost the monologue only, and the player keeps the rest.
+	MuteWholeRound bool `json:"muteWholeRound"`
 	// ForbiddenWords is what saying "honestly" or "I swear" costs (R-SPORT-16):
 	// "warning" (text 002 rule 3) or "removal" (text 003). See Fouls.
 	ForbiddenWords ForbiddenWords `json:"forbiddenWords"`
@@ -361,6 +366,9 @@ func (o Options) Validate() error {
 	}
 	if o.JustifiedLeaves && o.Ties != TiesJustify {
 		return refusef(ErrInvalidOptions, "justifiedLeaves needs ties: justify")
+	}
+	if o.MuteWholeRound && o.WarningsToMute == 0 {
+		return refusef(ErrInvalidOptions, "muteWholeRound needs warningsToMute")
 	}
 	if o.LoneManiacApart && !o.Maniac {
 		return refusef(ErrInvalidOptions, "loneManiacApart needs a Maniac")

@@ -65,6 +65,7 @@ func drawOptions(t *rapid.T) Options {
 		c.JustifiedLeaves = c.Ties == TiesJustify && rapid.Bool().Draw(t, "justifiedLeaves")
 		c.LoneManiacApart = c.Maniac && rapid.Bool().Draw(t, "loneManiacApart")
 		c.DayOpener = rapid.SampledFrom([]DayOpener{OpenerNextSeat, OpenerDaySeat}).Draw(t, "dayOpener")
+		c.MuteWholeRound = rapid.Bool().Draw(t, "muteWholeRound")
 		if c.Validate() == nil {
 			return c
 		}

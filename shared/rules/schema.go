@@ -84,6 +84,7 @@ var OptionSpecs = []OptionSpec{
 	integer("revealAfter", 0, 5, "day"),
 	integer("warningsToMute", 0, 10, "fouls"),
 	integer("warningsToRemove", 0, 10, "fouls"),
+	toggle("muteWholeRound", "fouls"),
 	oneOf("forbiddenWords", "fouls", ForbiddenWarning, ForbiddenRemoval),
 	integer("speech", 5, 600, "timers"),
 	integer("defence", 5, 600, "timers"),

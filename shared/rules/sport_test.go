@@ -482,3 +482,42 @@ func TestFoulThirdWarningInOwnSpeech(t *testing.T) {
 	}
 	g.wantEvent(EvMuted, 2, "")
 }
+
+// TestFoulMuteWholeRound: three warnings cost the word for one round (R-SPORT-16,
+// text 002 rule 23: «позбавляється слова на одне коло»). The sport rules read it
+// as the monologue; with muteWholeRound the player who lost it also has no
+// car-crash defence and no last word after that day's vote. A last word the
+// next morning belongs to the next round.
+func TestFoulMuteWholeRound(t *testing.T) {
+	if o, _ := Preset(PresetSport); o.MuteWholeRound {
+		t.Fatal("R-SPORT-16: the sport rules take the whole round")
+	}
+	for _, whole := range []bool{false, true} {
+		g := newGame(t, PresetSport, 10, func(o *Options) { o.MuteWholeRound = whole }, Don, Mafia, Mafia, Sheriff)
+		g.quietNight()
+		g.skipDay()
+		g.quietNight()
+		for range 3 {
+			g.host(Action{Type: ActWarn, Target: id(7)})
+			g.host(Action{Type: ActWarn, Target: id(9)})
+		}
+		g.speeches(map[int]int{2: 7, 3: 8})
+		g.wantEvent(EvMuted, 7, "")
+		g.vote(map[int]int{1: 7, 2: 7, 3: 7, 4: 7, 5: 7, 6: 8, 7: 8, 8: 8, 9: 8, 10: 8})
+		g.want(PhaseDefence)
+		if defence := g.s.Phase.Queue; whole != !slices.Contains(defence, id(7)) {
+			t.Errorf("R-SPORT-16: whole round %v: the car crash's defences %v", whole, defence)
+		}
+		g.speeches(nil)
+		g.vote(map[int]int{1: 7, 2: 7, 3: 7, 4: 7, 5: 7, 6: 7, 7: 8, 8: 8, 9: 8, 10: 8})
+		g.wantDead(7)
+		if lastWord := g.s.Phase.Name == PhaseLastWord; lastWord == whole {
+			t.Errorf("R-SPORT-16: whole round %v: a last word after the vote %v", whole, lastWord)
+		}
+		g.lastWords()
+		g.night(map[int][]string{1: {"kill:9"}, 2: {"kill:9"}, 3: {"kill:9"}})
+		if g.want(PhaseLastWord); g.s.speaker() != id(9) {
+			t.Errorf("R-SPORT-16: whole round %v: the morning's last word is %s's", whole, g.s.speaker())
+		}
+	}
+}

@@ -218,6 +218,8 @@ export default {
   'opt.warningsToMute.help': 'Atâtea avertismente costă discursul următor; 0 înseamnă oprit.',
   'opt.warningsToRemove': 'Avertismente până la eliminare',
   'opt.warningsToRemove.help': 'Atâtea avertismente elimină jucătorul; 0 înseamnă oprit.',
+  'opt.muteWholeRound': 'Avertismentele costă toată runda',
+  'opt.muteWholeRound.help': 'Jucătorul care și-a pierdut discursul din cauza avertismentelor nu mai are în acea zi nici apărare, nici ultimul cuvânt după vot.',
   'opt.forbiddenWords': 'Cuvintele „sincer” și „jur”',
   'opt.forbiddenWords.help': 'Ce costă cuvintele interzise: un avertisment sau eliminarea imediată de la masă.',
   'opt.forbiddenWords.warning': 'un avertisment',

@@ -218,6 +218,8 @@ export default {
   'opt.warningsToMute.help': 'Столько фолов лишают следующей речи; 0 — выключено.',
   'opt.warningsToRemove': 'Фолов до удаления',
   'opt.warningsToRemove.help': 'Столько фолов удаляют игрока; 0 — выключено.',
+  'opt.muteWholeRound': 'Фолы лишают слова на весь круг',
+  'opt.muteWholeRound.help': 'Игрок, потерявший речь из-за фолов, в этот день не получает ни оправдательной речи, ни последнего слова после голосования.',
   'opt.forbiddenWords': 'Слова «честно» и «клянусь»',
   'opt.forbiddenWords.help': 'Чего стоят запретные слова: фол или немедленное удаление из-за стола.',
   'opt.forbiddenWords.warning': 'фол',

@@ -218,6 +218,8 @@ export default {
   'opt.warningsToMute.help': 'Стільки фолів позбавляють наступної промови; 0 — вимкнено.',
   'opt.warningsToRemove': 'Фолів до вилучення',
   'opt.warningsToRemove.help': 'Стільки фолів вилучають гравця; 0 — вимкнено.',
+  'opt.muteWholeRound': 'Фоли позбавляють слова на все коло',
+  'opt.muteWholeRound.help': 'Гравець, який утратив промову через фоли, цього дня не має ні виправдувальної промови, ні останнього слова після голосування.',
   'opt.forbiddenWords': 'Слова «чесно» і «клянусь»',
   'opt.forbiddenWords.help': 'Чого коштують заборонені слова: фол або негайне вилучення з гри.',
   'opt.forbiddenWords.warning': 'фол',
