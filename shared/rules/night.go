@@ -261,7 +261,7 @@ func (s *State) sheltered(id string) bool {
 }
 
 // shelter spares the guarded among the night's attempts and keeps the news of
-// it: the Lover's guest survives unannounced, as the mafia's miss; the Doctor's
+// it: the Lover's guest survives unannounced, as if nobody came; the Doctor's
 // save is told as tellSave says, and a patient nobody came for is "healthy
 // anyway" where the rules name the patient. The rest die.
 func (s *State) shelter(attempts []string, mafia string) []string {
