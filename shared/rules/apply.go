@@ -153,6 +153,11 @@ func (s *State) check(actor Actor, a Action) error {
 			return s.Rules.foulRefusal(a.Type, a.Foul)
 		}
 		return inTargets(o, a.Target)
+	case ActNominate:
+		if a.Target == actor.Player {
+			return errSelfNomination
+		}
+		return inTargets(o, a.Target)
 	case ActAdvance:
 		if (s.Phase.Closing || s.Phase.Resuming) && !a.Now {
 			return refusal(ErrWrongPhase, "this step is already over; the next one opens in a moment")
@@ -169,6 +174,10 @@ func (s *State) check(actor Actor, a Action) error {
 	}
 	return nil
 }
+
+// errSelfNomination refuses a speaker who puts himself up: a nomination is of
+// another player (R-SPORT-04, R-PARTY-09).
+var errSelfNomination = refusal(ErrBadTarget, "nominate: a player nominates another player, never himself")
 
 func inTargets(o Option, target string) error {
 	if !slices.Contains(o.Targets, target) {
@@ -212,6 +221,9 @@ func (s *State) diagnose(p *Player, a Action) error {
 		}
 		if s.speaker() != p.ID {
 			return ErrNotYourTurn
+		}
+		if a.Type == ActNominate && a.Target == p.ID {
+			return errSelfNomination
 		}
 		return refusal(ErrAlreadyActed, "no nominations left, or none to withdraw")
 	case ActVote, ActVoteAll:
@@ -421,6 +433,7 @@ func (s *State) warn(id, foul string, now time.Time) {
 		if s.Phase.Name == PhaseDay && s.Phase.Reason == ReasonNone && s.speaker() == id && !s.Phase.Closing {
 			// Text 002 rule 23: the word is lost for one round; given during the
 			// player's own monologue, that is this one, and it ends now.
+			s.silence(p)
 			s.log(ToAll, Event{Type: EvMuted, Target: id})
 			s.nextSpeaker(now)
 			return
@@ -452,7 +465,10 @@ func (s *State) remove(id string, now time.Time) {
 	}
 	switch s.Phase.Name {
 	case PhaseNight:
+		// The removed player's tap goes with their choices, so that pending
+		// counts only the living who have still to tap.
 		s.Choices = slices.DeleteFunc(s.Choices, func(c Choice) bool { return c.Actor == id })
+		s.Done = slices.DeleteFunc(s.Done, func(d string) bool { return d == id })
 		s.Victims = slices.DeleteFunc(s.Victims, func(v string) bool { return v == id })
 		s.nightMaybeOver(now)
 	case PhaseVote, PhaseVoteAll:

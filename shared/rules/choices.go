@@ -38,6 +38,14 @@ const (
 	VotingAnyone   Voting = "anyone"   // any living player (R-CLASSIC-03, R-MANIAC-10)
 )
 
+// DayOpener is who opens a day's monologues (R-SPORT-03).
+type DayOpener string
+
+const (
+	OpenerNextSeat DayOpener = "next_seat" // the next living seat after the day before's opener (texts 000, 002)
+	OpenerDaySeat  DayOpener = "day_seat"  // seat n on day n (text 004's closed rules)
+)
+
 // NonVoters is what becomes of a vote not cast.
 type NonVoters string
 

@@ -237,3 +237,98 @@ func TestClassicShootingCommissar(t *testing.T) {
 	g.night(map[int][]string{4: {"shoot:2"}})
 	g.wantDead(2)
 }
+
+// healedSeen lists the targets of the healed events viewer sees ("" for a save
+// told without a name).
+func healedSeen(g *game, v Viewer) []string {
+	var out []string
+	for _, e := range ViewOf(g.s, v, g.now).Events {
+		if e.Type == EvHealed {
+			out = append(out, e.Target)
+		}
+	}
+	return out
+}
+
+// TestClassicDoctorHealsEveryDeath: the Doctor «может спасти от гибели и мафию»
+// (R-CLASSIC-11, text 000): his patient survives every death of the night, the
+// shooting Commissar's shot included. Without a named patient the table hears of
+// a save from the mafia, nameless, and of a save from the Commissar's shot not at
+// all; the moderator hears whom.
+func TestClassicDoctorHealsEveryDeath(t *testing.T) {
+	g := newGame(t, PresetClassic, 8, func(o *Options) { o.Doctor, o.Commissar, o.Testament = true, CommissarShoot, false },
+		Mafia, Mafia, Mafia, Sheriff, Doctor)
+	g.quietNight()
+	g.speeches(nil)
+	g.vote(map[int]int{1: 8, 2: 8, 3: 8, 4: 8, 5: 8, 6: 8, 7: 8, 8: 7})
+	// The Commissar hits mafia seat 2, whom the Doctor heals; the mafia kill seat 6.
+	g.night(map[int][]string{1: {"kill:6"}, 2: {"kill:6"}, 3: {"kill:6"}, 4: {"shoot:2"}, 5: {"heal:2"}})
+	g.wantAlive(2)
+	g.wantDead(6)
+	for _, v := range []Viewer{Public, {Player: id(7)}, {Player: id(1)}} {
+		if got := healedSeen(g, v); len(got) != 0 {
+			t.Fatalf("R-CLASSIC-11: %+v hears of a save from the Commissar's shot: %v", v, got)
+		}
+	}
+	g.s.Moderator = ModeratorHost
+	if got := healedSeen(g, Viewer{Host: true}); !slices.Equal(got, []string{id(2)}) {
+		t.Fatalf("R-CLASSIC-11: the moderator hears of the saves %v", got)
+	}
+	g.s.Moderator = ModeratorApp
+	g.speeches(nil)
+	g.vote(map[int]int{1: 7, 2: 7, 3: 7, 4: 7, 5: 7, 7: 1})
+	// The mafia go for seat 4, whom the Doctor heals: the table hears it, nameless.
+	g.night(map[int][]string{1: {"kill:4"}, 2: {"kill:4"}, 3: {"kill:4"}, 5: {"heal:4"}})
+	g.wantAlive(4)
+	if got := healedSeen(g, Public); !slices.Equal(got, []string{""}) {
+		t.Fatalf("R-CLASSIC-11: the table hears of the saves %v", got)
+	}
+}
+
+// TestClassicLoverSheltersFromEveryDeath: the Lover's guest cannot be killed that
+// night (R-CLASSIC-11, text 000 «может спасти одного из игроков, проведя с ним
+// ночь»): neither by the mafia nor by the shooting Commissar.
+func TestClassicLoverSheltersFromEveryDeath(t *testing.T) {
+	g := newGame(t, PresetClassic, 8, func(o *Options) { o.Lover, o.Commissar, o.Testament = true, CommissarShoot, false },
+		Mafia, Mafia, Mafia, Sheriff, Lover)
+	g.quietNight()
+	g.speeches(nil)
+	g.vote(map[int]int{1: 8, 2: 8, 3: 8, 4: 8, 5: 8, 6: 8, 7: 8, 8: 7})
+	g.night(map[int][]string{4: {"shoot:2"}, 5: {"protect:2"}})
+	g.wantAlive(2)
+	g.wantEvent(EvMissed, 0, "")
+}
+
+// TestFirstNightChecks: every preset keeps the first night a meeting with no
+// checks (R-CLASSIC-02, R-SPORT-02: text 002 rule 15). The opening of text 000
+// has the Commissar and the Don check on it («Комиссар может получить у Ведущего
+// информацию…», «Дон может получить…»): with firstNightChecks they do, in its
+// one wake, and still nobody is killed or protected.
+func TestFirstNightChecks(t *testing.T) {
+	for _, p := range Presets {
+		if o, _ := Preset(p); o.FirstNightChecks {
+			t.Errorf("R-CLASSIC-02: %s checks on the first night", p)
+		}
+	}
+	g := newGame(t, PresetCustom, 10, func(o *Options) { o.FirstNightChecks, o.Doctor = true, true }, Don, Mafia, Mafia, Sheriff, Doctor)
+	for seat, want := range map[int][]ActionType{1: {ActCheck, ActSleep}, 2: {ActSleep}, 4: {ActCheck, ActSleep}, 5: {ActSleep}, 7: {ActSleep}} {
+		var got []ActionType
+		for _, o := range Legal(g.s, Actor{Player: id(seat)}) {
+			got = append(got, o.Type)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("R-CLASSIC-02: on the first night seat %d may %v, want %v", seat, got, want)
+		}
+	}
+	g.wake(map[int]string{1: "check:4", 4: "check:2"})
+	g.want(PhaseDay)
+	if c := g.s.player(id(1)).Checks; len(c) != 1 || !c[0].Yes || c[0].Kind != CheckSheriff {
+		t.Errorf("R-CLASSIC-02: the Don's first-night check %+v", c)
+	}
+	if c := g.s.player(id(4)).Checks; len(c) != 1 || !c[0].Yes || c[0].Kind != CheckBlack {
+		t.Errorf("R-CLASSIC-02: the Commissar's first-night check %+v", c)
+	}
+	if g.hasEvent(EvMissed, 0, "") || g.hasEvent(EvKilled, 0, "") {
+		t.Error("R-CLASSIC-02: the meeting night with checks is told as a night of kills")
+	}
+}

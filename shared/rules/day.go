@@ -31,15 +31,25 @@ func (s *State) enter(name PhaseName, now time.Time) {
 	}
 }
 
-// startDay opens a day of monologues. Day 1 starts at seat 1; each later day at the
-// next living seat after the previous day's first speaker (R-SPORT-03).
+// startDay opens a day of monologues, from the day's opener.
 func (s *State) startDay(now time.Time) {
 	s.Day++
 	s.Nominations, s.Ballots, s.VoteRound, s.Repeats, s.Hands = nil, nil, 0, 0, nil
 	s.log(ToAll, Event{Type: EvDayBegan})
-	first := s.nextLiving(s.FirstSpeaker)
-	s.FirstSpeaker = first
-	s.speeches(first, now)
+	s.FirstSpeaker = s.dayOpener()
+	s.speeches(s.FirstSpeaker, now)
+}
+
+// dayOpener is who opens today's monologues (R-SPORT-03). Day 1 starts at seat 1.
+// Each later day starts at the next living seat after the one who opened the day
+// before (texts 000, 002), or, with DayOpener "day_seat", at seat n on day n
+// whoever has left, from the next living seat if that one has (text 004's closed
+// rules: «în al doilea - la numărul doi»).
+func (s *State) dayOpener() string {
+	if s.Rules.DayOpener == OpenerDaySeat {
+		return s.livingFrom((s.Day - 1) % len(s.Players))
+	}
+	return s.nextLiving(s.FirstSpeaker)
 }
 
 // speeches opens a round of monologues starting with first.
@@ -54,10 +64,12 @@ func (s *State) speeches(first string, now time.Time) {
 // nextLiving is the first living player seated after the player with id (or seat 1
 // when id is "").
 func (s *State) nextLiving(id string) string {
-	start := 0
-	if i := slices.IndexFunc(s.Players, func(p Player) bool { return p.ID == id }); i >= 0 {
-		start = i + 1
-	}
+	return s.livingFrom(slices.IndexFunc(s.Players, func(p Player) bool { return p.ID == id }) + 1)
+}
+
+// livingFrom is the first living player from the seat at index start on, round
+// the table.
+func (s *State) livingFrom(start int) string {
 	for k := range s.Players {
 		p := s.Players[(start+k)%len(s.Players)]
 		if p.Alive {
@@ -67,16 +79,11 @@ func (s *State) nextLiving(id string) string {
 	return ""
 }
 
-// beginSpeech starts the speech of the head of the queue, skipping a day speaker who
-// lost the monologue to fouls (R-SPORT-16); with nobody left it ends the phase.
+// beginSpeech starts the speech of the head of the queue, skipping a speaker who
+// lost it to fouls (R-SPORT-16); with nobody left it ends the phase.
 func (s *State) beginSpeech(now time.Time) {
-	for len(s.Phase.Queue) > 0 && s.Phase.Name == PhaseDay {
-		p := s.player(s.Phase.Queue[0])
-		if p.Muted == 0 {
-			break
-		}
-		p.Muted = 0
-		s.log(ToAll, Event{Type: EvMuted, Target: p.ID})
+	for len(s.Phase.Queue) > 0 && s.loseSpeech(s.player(s.Phase.Queue[0])) {
+		s.log(ToAll, Event{Type: EvMuted, Target: s.Phase.Queue[0]})
 		s.Phase.Queue = s.Phase.Queue[1:]
 	}
 	if len(s.Phase.Queue) == 0 {
@@ -89,6 +96,29 @@ func (s *State) beginSpeech(now time.Time) {
 		d = s.Rules.ExtraSpeech
 	}
 	s.Phase.EndsAt = now.Add(seconds(d))
+}
+
+// loseSpeech reports whether fouls cost p the speech now due (R-SPORT-16): the
+// day monologue after the warnings that mute, which spends them, and, once that
+// is lost, every other speech of the round where the rules say so (silence).
+func (s *State) loseSpeech(p *Player) bool {
+	if s.Phase.Name == PhaseDay && p.Muted != 0 {
+		p.Muted = 0
+		s.silence(p)
+		return true
+	}
+	return p.Silenced
+}
+
+// silence takes the word from p for the rest of this round when the warnings
+// that mute cost the whole round (Options.MuteWholeRound, text 002 rule 23:
+// «позбавляється слова на одне коло»): a defence and a last word after the
+// day's vote too. The night ends it (startNight), so a last word in the morning
+// belongs to the next round.
+func (s *State) silence(p *Player) {
+	if s.Rules.MuteWholeRound {
+		p.Silenced = true
+	}
 }
 
 // nextSpeaker ends the current speech ("Thank you", or time) and starts the next.

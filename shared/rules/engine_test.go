@@ -61,6 +61,11 @@ func TestValidate(t *testing.T) {
 		"testament, no sheriff":  func(o *Options) { o.Sheriff = false; o.Testament = true },
 		"mute after removal":     func(o *Options) { o.WarningsToMute = 5 },
 		"min above max":          func(o *Options) { o.MinPlayers, o.MaxPlayers = 10, 8 },
+		"checks, no meeting":     func(o *Options) { o.FirstNightMeeting, o.FirstNightChecks = false, true },
+		"justified, no justify":  func(o *Options) { o.JustifiedLeaves = true },
+		"whole round, no mute":   func(o *Options) { o.WarningsToMute, o.MuteWholeRound = 0, true },
+		"apart, no maniac":       func(o *Options) { o.LoneManiacApart = true },
+		"unknown day opener":     func(o *Options) { o.DayOpener = "seat_7" },
 		"parity at the start": func(o *Options) {
 			o.MinPlayers, o.MaxPlayers, o.Maniac, o.ManiacSide = 8, 8, true, "mafia"
 			o.Mafia = 3

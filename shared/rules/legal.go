@@ -107,7 +107,7 @@ func (s *State) playerOptions(p *Player) []Option {
 			opts = append(opts, Option{Type: ActRaiseHand})
 		}
 		if s.speaker() == p.ID {
-			if t := s.nominationTargets(); len(t) > 0 {
+			if t := s.nominationTargets(p.ID); len(t) > 0 {
 				opts = append(opts, Option{Type: ActNominate, Targets: t})
 			}
 			if s.Phase.Nominated > 0 {
@@ -170,16 +170,19 @@ func (s *State) nominated(id string) bool {
 	return slices.ContainsFunc(s.Nominations, func(n Nomination) bool { return n.Target == id })
 }
 
-// nominationTargets are the living players not yet nominated today, while the
-// speaker and the day still have nominations left (R-SPORT-04, R-PARTY-09).
-func (s *State) nominationTargets() []string {
+// nominationTargets are the players the speaker may put up: the other living
+// players not yet nominated today, while the speaker and the day still have
+// nominations left. Nobody nominates himself: text 003 «может выставить другого
+// игрока», text 001's accusations are «против друг друга» (R-SPORT-04,
+// R-PARTY-09).
+func (s *State) nominationTargets(speaker string) []string {
 	if s.Rules.Voting != VotingNominees || s.Phase.Nominated >= s.Rules.NominationsPerSpeech {
 		return nil
 	}
 	if s.Rules.MaxNominees > 0 && len(s.Nominations) >= s.Rules.MaxNominees {
 		return nil
 	}
-	return s.ids(func(p *Player) bool { return p.Alive && !s.nominated(p.ID) })
+	return s.ids(func(p *Player) bool { return p.Alive && p.ID != speaker && !s.nominated(p.ID) })
 }
 
 // testamentTargets are the players a night-killed Commissar checked and may name in
@@ -231,11 +234,14 @@ func (s *State) voteOptions(p *Player, vote Option) []Option {
 // role. Each living player taps once a wake: one of these acts, or "sleep",
 // which every player has beside them, so taps give no role away.
 func (s *State) nightTasks(p *Player) []Option {
-	if s.Rules.FirstNightMeeting && s.Night == 1 {
-		return nil
-	}
 	others := s.ids(func(q *Player) bool { return q.Alive && q.ID != p.ID })
 	alive := s.ids(func(q *Player) bool { return q.Alive })
+	if s.meetingNight() {
+		if s.checksAtMeeting(p) {
+			return []Option{{Type: ActCheck, Targets: others}}
+		}
+		return nil
+	}
 	if s.Phase.Wake == 2 {
 		switch {
 		case p.Role == Don && s.Rules.DonChecks:
@@ -271,6 +277,19 @@ func (s *State) nightTasks(p *Player) []Option {
 		return []Option{{Type: ActDefend, Targets: others}}
 	}
 	return nil
+}
+
+// checksAtMeeting reports whether p checks on a first night that is a meeting:
+// with FirstNightChecks, the Don who looks for the Sheriff and a Commissar who
+// checks (text 000: «Комиссар может получить у Ведущего информацию о том,
+// является ли выбранный им игрок Мафией», «Дон может получить… является ли
+// выбранный им игрок Комиссаром»). A Commissar who only shoots has nothing to
+// do on a night without kills.
+func (s *State) checksAtMeeting(p *Player) bool {
+	if !s.Rules.FirstNightChecks {
+		return false
+	}
+	return p.Role == Don && s.Rules.DonChecks || p.Role == Sheriff && s.Rules.Commissar != CommissarShoot
 }
 
 // chose reports whether id already made a night choice of this type.

@@ -437,3 +437,87 @@ func TestManiacJustifyOnce(t *testing.T) {
 	g.vote(map[int]int{1: 7, 2: 7, 3: 7, 4: 7, 5: 8, 6: 8, 7: 8, 8: 7, 9: 7, 10: 8})
 	g.wantDead(7)
 }
+
+// TestManiacSaveNotTold: the morning names only who did not wake up («Astăzi
+// numărul … nu sa trezit», R-MANIAC-07, R-MANIAC-08): neither the shared screen
+// nor any player hears of the Doctor's save, so nobody learns whom the mafia or
+// the Maniac went for; the moderator does. Where the rules name the patient
+// (doctorNamesPatient), everyone hears whom.
+func TestManiacSaveNotTold(t *testing.T) {
+	for _, named := range []bool{false, true} {
+		g := maniac10(t, func(o *Options) { o.DoctorNamesPatient = named })
+		g.wake(map[int]string{1: "kill:7", 2: "kill:7", 3: "kill:7", 6: "kill:8"})
+		g.wake(map[int]string{5: "heal:7"})
+		g.wantAlive(7)
+		g.wantDead(8)
+		want := []string(nil)
+		if named {
+			want = []string{id(7)}
+		}
+		for _, v := range []Viewer{Public, {Host: true}, {Player: id(7)}, {Player: id(9)}, {Player: id(2)}, {Player: id(6)}} {
+			if got := healedSeen(g, v); !slices.Equal(got, want) {
+				t.Errorf("R-MANIAC-07: named %v: %+v hears of the saves %v", named, v, got)
+			}
+		}
+		g.s.Moderator = ModeratorHost
+		if got := healedSeen(g, Viewer{Host: true}); !slices.Equal(got, []string{id(7)}) {
+			t.Errorf("R-MANIAC-07: named %v: the moderator hears of the saves %v", named, got)
+		}
+	}
+}
+
+// TestManiacJustifiedLeavesOnTie: read literally, text 004's «justificarea poate
+// fi utilizată o singură dată… Dacă următoarea dată jucătorul recuperează
+// maximum de voturi, el părăsește automat masa» sends a player who has justified
+// once away as soon as he has the most votes again, in a tie too (R-MANIAC-10,
+// justifiedLeaves); the one tied with him stays. The maniac rules keep the
+// reading in which a tie goes where ties go (TestManiacJustifyOnce).
+func TestManiacJustifiedLeavesOnTie(t *testing.T) {
+	if o, _ := Preset(PresetManiac); o.JustifiedLeaves {
+		t.Fatal("R-MANIAC-10: the maniac rules read the justification literally")
+	}
+	for name, votes := range map[string]map[int]int{
+		"two tied":   {1: 7, 2: 7, 3: 7, 4: 8, 5: 8, 6: 8, 7: 9, 8: 10, 9: 1, 10: 2},
+		"three tied": {1: 7, 2: 7, 3: 8, 4: 8, 5: 9, 6: 9, 7: 10, 8: 1, 9: 2, 10: 3},
+	} {
+		t.Run(name, func(t *testing.T) {
+			g := maniac10(t, func(o *Options) { o.JustifiedLeaves = true })
+			g.quietNight()
+			g.speeches(nil)
+			g.vote(map[int]int{1: 7, 2: 7, 3: 7, 4: 8, 5: 9, 6: 10, 7: 1, 8: 2, 9: 3, 10: 4})
+			g.want(PhaseDefence) // seat 7 justifies
+			g.speeches(nil)
+			g.voteAll() // and stays
+			g.wantAlive(7)
+			g.quietNight()
+			g.speeches(nil)
+			g.vote(votes)
+			g.wantDead(7)
+			g.wantAlive(8, 9)
+			g.wantEvent(EvEliminated, 7, "vote")
+		})
+	}
+}
+
+// TestManiacLoneManiacApart: the mafia win when the peaceful and the black are
+// as many (R-MANIAC-11). A Maniac playing alone counts with the peaceful under
+// both loneManiac readings; read literally («locuitorii pașnici și negri»,
+// loneManiacApart), he is neither, and two black against two peaceful and him
+// have won.
+func TestManiacLoneManiacApart(t *testing.T) {
+	for _, reading := range []LoneManiac{LoneLastTwo, LoneTown} {
+		for _, apart := range []bool{false, true} {
+			g := maniac10(t, func(o *Options) { o.LoneManiac, o.LoneManiacApart = reading, apart })
+			for _, seat := range []int{3, 5, 7, 8} {
+				g.s.player(id(seat)).Alive = false
+			}
+			// Don 1, mafia 2, Sheriff 4, Maniac 6, citizens 9, 10: the mafia kill 9.
+			g.night(map[int][]string{1: {"kill:9"}, 2: {"kill:9"}})
+			if !apart {
+				g.want(PhaseLastWord)
+				continue
+			}
+			g.wantWinner(MafiaTeam)
+		}
+	}
+}

@@ -6,15 +6,23 @@ import (
 )
 
 // startNight puts the city to sleep: every living player gets a night task.
+// The day's round is over, and with it any word lost to fouls for it.
 func (s *State) startNight(now time.Time) {
 	s.Night++
 	s.Choices, s.Done, s.Victims = nil, nil, nil
 	s.Nominations, s.Ballots = nil, nil
+	for i := range s.Players {
+		s.Players[i].Silenced = false
+	}
 	s.Phase = Phase{Name: PhaseNight, Wake: 1, EndsAt: now.Add(seconds(s.Rules.Night))}
 	s.log(ToAll, Event{Type: EvNightFell})
 }
 
 func seconds(n int) time.Duration { return time.Duration(n) * time.Second }
+
+// meetingNight reports whether tonight is a first night that is a meeting only
+// (R-CLASSIC-02, R-SPORT-02, R-PARTY-02): nobody is killed or protected.
+func (s *State) meetingNight() bool { return s.Rules.FirstNightMeeting && s.Night == 1 }
 
 // nightAct records a player's one tap of this wake: an act of their role, or
 // "sleep". Checks are answered at once, to the asker only, as a host nods or
@@ -74,10 +82,9 @@ func (s *State) nightMaybeOver(now time.Time) {
 // protections; a second wake, where the rules hold one (Options.Wakes), follows
 // whoever is alive and whatever happened; then morning.
 func (s *State) endWake(now time.Time) {
-	meeting := s.Rules.FirstNightMeeting && s.Night == 1
 	if s.Phase.Wake == 1 {
 		s.Victims = s.victims()
-		if s.Rules.Wakes() > 1 && !meeting {
+		if s.Rules.Wakes() > 1 && !s.meetingNight() {
 			s.Done = nil
 			s.Phase = Phase{Name: PhaseNight, Wake: 2, EndsAt: now.Add(seconds(s.Rules.Night))}
 			return
@@ -188,65 +195,108 @@ func (s *State) mafiaTarget() string {
 }
 
 // victims works out who dies tonight before the Doctor's last step: the mafia's
-// target unless protected, the Commissar's and the Maniac's shots, and the double
-// death of R-PARTY-08. It keeps the public news of saves and misses for the
-// morning (announce).
+// target, the Commissar's and the Maniac's shots and the double death of
+// R-PARTY-08, less the players sheltered from them. Cinderella's guest is safe
+// from the mafia's sentence only (R-PARTY-05: «если в эту же ночь Мафия
+// "приговорит" именно этого Игрока»); the Lover's guest and the Doctor's patient
+// from every death of the night (shelter). It keeps the public news of saves
+// and misses for the morning (announce).
 func (s *State) victims() []string {
-	if s.Rules.FirstNightMeeting && s.Night == 1 {
+	if s.meetingNight() {
 		return nil
 	}
-	var out []string
-	add := func(id string) {
-		if id != "" && s.player(id).Alive && !slices.Contains(out, id) {
-			out = append(out, id)
+	var attempts []string
+	aim := func(id string) {
+		if id != "" && s.player(id).Alive && !slices.Contains(attempts, id) {
+			attempts = append(attempts, id)
 		}
 	}
 	mafia := s.mafiaTarget()
-	_, healed := s.choice(Doctor, ActHeal)
-	if s.Rules.DoctorVictims {
-		healed = ""
-	}
-	_, loverGuest := s.choice(Lover, ActProtect)
-	_, cinderellaGuest := s.choice(Cinderella, ActProtect)
-	switch {
-	case mafia == "":
-	case mafia == loverGuest || mafia == cinderellaGuest:
-		// R-CLASSIC-11 (Lover), R-PARTY-05 (Cinderella): the guest survives.
+	if _, guest := s.choice(Cinderella, ActProtect); mafia != "" && mafia == guest {
 		s.log(ToMod, Event{Type: EvHealed, Target: mafia, Result: "protected"})
-	case mafia == healed:
-		// R-CLASSIC-11: "the mafia tried, but the doctor healed".
-		s.announce(Event{Type: EvHealed, Target: s.patientName(mafia)})
-	default:
-		add(mafia)
+		mafia = ""
 	}
-	if healed != "" && healed != mafia && s.Rules.DoctorNamesPatient {
-		s.announce(Event{Type: EvTreated, Target: healed}) // "…who was healthy anyway"
-	}
+	aim(mafia)
 	if sheriff, shot := s.choice(Sheriff, ActShoot); shot != "" {
-		t := s.player(shot)
-		if s.Rules.Commissar == CommissarShoot && !t.Role.Black() {
+		if s.Rules.Commissar == CommissarShoot && !s.player(shot).Role.Black() {
 			// R-CLASSIC-11: a miss on a citizen is announced, nobody dies.
 			s.announce(Event{Type: EvSheriffMissed})
 		} else {
-			add(shot) // R-CLASSIC-11 hit on mafia; R-MANIAC-05 the shot victim dies.
+			aim(shot) // R-CLASSIC-11 hit on mafia; R-MANIAC-05 the shot victim dies.
 		}
 		s.log(ToMod, Event{Type: EvAct, Actor: sheriff, Target: shot, Result: "shot"})
 	}
 	if _, kill := s.choice(Maniac, ActKill); kill != "" {
-		add(kill) // R-MANIAC-06
+		aim(kill) // R-MANIAC-06
 	}
-	if s.Rules.DoubleDeath && mafia != "" && slices.Contains(out, mafia) {
+	if s.Rules.DoubleDeath && mafia != "" && s.player(mafia).Role == Sheriff && !s.sheltered(mafia) {
 		// R-PARTY-08: the Commissar killed on a night he was right takes the named
 		// mafia with him.
-		if p := s.player(mafia); p.Role == Sheriff {
-			for _, c := range p.Checks {
-				if c.Night == s.Night && c.Kind == CheckBlack && c.Yes {
-					add(c.Target)
-				}
+		for _, c := range s.player(mafia).Checks {
+			if c.Night == s.Night && c.Kind == CheckBlack && c.Yes {
+				aim(c.Target)
 			}
 		}
 	}
-	return out
+	return s.shelter(attempts, mafia)
+}
+
+// guarded is who cannot die tonight, whoever comes for them: the Lover's guest
+// (R-CLASSIC-11: she «может спасти одного из игроков, проведя с ним ночь») and
+// the patient of a Doctor who heals before the kills (R-CLASSIC-11: he «может
+// спасти от гибели и мафию», the shooting Commissar's shot included). The
+// Doctor who chooses among the victims saves later (doctorSave).
+func (s *State) guarded() (guest, patient string) {
+	_, guest = s.choice(Lover, ActProtect)
+	if !s.Rules.DoctorVictims {
+		_, patient = s.choice(Doctor, ActHeal)
+	}
+	return guest, patient
+}
+
+// sheltered reports whether id is guarded tonight.
+func (s *State) sheltered(id string) bool {
+	guest, patient := s.guarded()
+	return id != "" && (id == guest || id == patient)
+}
+
+// shelter spares the guarded among the night's attempts and keeps the news of
+// it: the Lover's guest survives unannounced, as if nobody came; the Doctor's
+// save is told as tellSave says, and a patient nobody came for is "healthy
+// anyway" where the rules name the patient. The rest die.
+func (s *State) shelter(attempts []string, mafia string) []string {
+	guest, patient := s.guarded()
+	for _, id := range attempts {
+		switch id {
+		case guest:
+			s.log(ToMod, Event{Type: EvHealed, Target: id, Result: "protected"})
+		case patient:
+			s.tellSave(id, id == mafia)
+		}
+	}
+	if patient != "" && !slices.Contains(attempts, patient) && s.Rules.DoctorNamesPatient {
+		s.announce(Event{Type: EvTreated, Target: patient}) // "…who was healthy anyway"
+	}
+	return slices.DeleteFunc(attempts, func(id string) bool { return s.sheltered(id) })
+}
+
+// tellSave tells the Doctor's save of id. The table hears whom only where the
+// rules name the patient (doctorNamesPatient). Else, with fromMafia, it hears
+// without a name that the mafia's kill failed, as text 000's host says «Мафия
+// попыталась убить мирного жителя, но доктор его вылечил» (R-CLASSIC-11); any
+// other save is not told at all: text 004's morning names only who did not wake
+// up («Astăzi numărul … nu sa trezit», R-MANIAC-07), and a save told would say
+// that the mafia, the Commissar or the Maniac went for someone. The moderator
+// hears whom in any case.
+func (s *State) tellSave(id string, fromMafia bool) {
+	if s.Rules.DoctorNamesPatient {
+		s.announce(Event{Type: EvHealed, Target: id})
+		return
+	}
+	if fromMafia {
+		s.announce(Event{Type: EvHealed})
+	}
+	s.log(ToMod, Event{Type: EvHealed, Target: id})
 }
 
 // announce keeps a piece of the night's public news for the morning.
@@ -255,18 +305,10 @@ func (s *State) announce(e Event) {
 	s.News = append(s.News, e)
 }
 
-// patientName is the healed player when the rules name the patient, else "".
-func (s *State) patientName(id string) string {
-	if s.Rules.DoctorNamesPatient {
-		return id
-	}
-	return ""
-}
-
 // doctorSave applies the Doctor's last step (R-MANIAC-07): he saves one victim; a
 // player already saved once cannot be saved again, and then the night's other victim
 // is saved instead. Reading taken: "the other victim" is the first victim, in the
-// order of the night, who was never saved.
+// order of the night, who was never saved. The save is told as tellSave says.
 func (s *State) doctorSave() {
 	_, pick := s.choice(Doctor, ActHeal)
 	if !slices.Contains(s.Victims, pick) {
@@ -288,13 +330,13 @@ func (s *State) doctorSave() {
 	}
 	s.player(saved).Saved = true
 	s.Victims = slices.DeleteFunc(s.Victims, func(v string) bool { return v == saved })
-	s.announce(Event{Type: EvHealed, Target: saved})
+	s.tellSave(saved, false)
 }
 
 // morning announces the night (R-CLASSIC-05, R-SPORT-13): who died or that nobody
 // did, the Commissar's public right/wrong (R-PARTY-03), and the last words.
 func (s *State) morning(now time.Time) {
-	meeting := s.Rules.FirstNightMeeting && s.Night == 1
+	meeting := s.meetingNight()
 	if s.Rules.DoctorVictims {
 		s.doctorSave()
 	}

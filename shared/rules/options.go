@@ -37,6 +37,12 @@ type Options struct {
 	// LastPairMafia makes the mafia win when exactly one black and one other
 	// player are left (R-PARTY-11).
 	LastPairMafia bool `json:"lastPairMafia"`
+	// LoneManiacApart counts a Maniac who plays alone with neither side at the
+	// mafia's parity: text 004 read literally, «Dacă locuitorii pașnici și negri
+	// au rămas același număr, mafia a câștigat» (the peaceful and the black, as
+	// many). Off, he counts with the peaceful under either LoneManiac reading
+	// (R-MANIAC-11).
+	LoneManiacApart bool `json:"loneManiacApart"`
 
 	// DrawSeats deals the seats by lot when the game starts (R-SPORT-01); otherwise
 	// the host's seating stands.
@@ -57,15 +63,26 @@ type Options struct {
 	// who has not chosen in time means "the mafia missed". 0 is the whole first
 	// wake, the one that holds the shots.
 	MafiaTime int `json:"mafiaTime"`
-	// FirstNightMeeting makes night 1 a meeting only: no kills, checks or
-	// protections (R-CLASSIC-02, R-SPORT-02, R-PARTY-02).
+	// FirstNightMeeting makes night 1 a meeting only: no kills or protections,
+	// and no checks but those FirstNightChecks allows (R-CLASSIC-02, R-SPORT-02,
+	// R-PARTY-02).
 	FirstNightMeeting bool `json:"firstNightMeeting"`
+	// FirstNightChecks lets the Don and the Commissar check on a meeting night,
+	// as the opening of text 000 has it («Комиссар может получить у Ведущего
+	// информацию…», «Дон может получить…»); still nobody is killed or protected.
+	FirstNightChecks bool `json:"firstNightChecks"`
 	// IntroRound opens the game with a day-0 round of introductions (R-MANIAC-02).
 	IntroRound bool `json:"introRound"`
 
 	// Voting is "nominees" (only nominated players can be voted for, R-SPORT-04)
 	// or "anyone" (every living player is a candidate, R-CLASSIC-03, R-MANIAC-10).
 	Voting Voting `json:"voting"`
+	// DayOpener is who opens a day's monologues (R-SPORT-03): "next_seat", the
+	// next living seat after the one who opened the day before (texts 000, 002),
+	// or "day_seat", seat n on day n, from the next living seat if that one has
+	// left (text 004's closed rules: «În prima zi, jucătorul începe la numărul
+	// unu, în al doilea - la numărul doi»).
+	DayOpener DayOpener `json:"dayOpener"`
 	// NominationsPerSpeech is how many players one speaker may nominate during
 	// their monologue (R-SPORT-04: 1).
 	NominationsPerSpeech int `json:"nominationsPerSpeech"`
@@ -91,6 +108,13 @@ type Options struct {
 	Ties Ties `json:"ties"`
 	// TieRepeats caps how many times a tied vote is held again (R-PARTY-10).
 	TieRepeats int `json:"tieRepeats"`
+	// JustifiedLeaves, under "justify" ties, sends a player who has used his
+	// justification on an earlier day away as soon as he has the most votes
+	// again, tied or not: text 004 read literally, «justificarea poate fi
+	// utilizată o singură dată… Dacă următoarea dată jucătorul recuperează
+	// maximum de voturi, el părăsește automat masa». Off, a tie goes where ties
+	// go (R-MANIAC-10).
+	JustifiedLeaves bool `json:"justifiedLeaves"`
 	// FourLeftNoRevote: with four players left a tie ends the day, nobody leaves
 	// (R-SPORT-08).
 	FourLeftNoRevote bool `json:"fourLeftNoRevote"`
@@ -150,6 +174,11 @@ type Options struct {
 	// remove the player (R-SPORT-16). 0 turns the step off.
 	WarningsToMute   int `json:"warningsToMute"`
 	WarningsToRemove int `json:"warningsToRemove"`
+	// MuteWholeRound: the warnings that mute cost the word for the whole round
+	// of the lost monologue (text 002 rule 23, «позбавляється слова на одне
+	// коло»): a defence speech and a last word after that day's vote too. Off,
+	// they cost the monologue only, and the player keeps the rest.
+	MuteWholeRound bool `json:"muteWholeRound"`
 	// ForbiddenWords is what saying "honestly" or "I swear" costs (R-SPORT-16):
 	// "warning" (text 002 rule 3) or "removal" (text 003). See Fouls.
 	ForbiddenWords ForbiddenWords `json:"forbiddenWords"`
@@ -222,7 +251,7 @@ func Preset(name string) (Options, error) {
 		MinPlayers: 10, MaxPlayers: 10, MafiaFormula: FormulaClassic,
 		Don: true, Sheriff: true,
 		DrawSeats: true, Win: WinParity, MafiaKill: KillUnanimous, EyesClosed: true, FirstNightMeeting: true,
-		Voting: VotingNominees, NominationsPerSpeech: 1, Day1SingleNomineeStays: true,
+		Voting: VotingNominees, DayOpener: OpenerNextSeat, NominationsPerSpeech: 1, Day1SingleNomineeStays: true,
 		NonVoters: NonVotersLastNominee, Ties: TiesCarCrash, TieRepeats: 1, FourLeftNoRevote: true,
 		LastWords: LastWordsAll, Commissar: CommissarCheck, DonChecks: true, ManiacSide: ManiacAlone, LoneManiac: LoneLastTwo,
 		WarningsToMute: 3, WarningsToRemove: 4, ForbiddenWords: ForbiddenWarning,
@@ -331,6 +360,18 @@ func (o Options) Validate() error {
 	}
 	if (o.DoctorVictims || o.DoctorOncePerPlayer || o.DoctorNamesPatient) && !o.Doctor {
 		return refusef(ErrInvalidOptions, "the Doctor's options need a Doctor")
+	}
+	if o.FirstNightChecks && !o.FirstNightMeeting {
+		return refusef(ErrInvalidOptions, "firstNightChecks needs firstNightMeeting")
+	}
+	if o.JustifiedLeaves && o.Ties != TiesJustify {
+		return refusef(ErrInvalidOptions, "justifiedLeaves needs ties: justify")
+	}
+	if o.MuteWholeRound && o.WarningsToMute == 0 {
+		return refusef(ErrInvalidOptions, "muteWholeRound needs warningsToMute")
+	}
+	if o.LoneManiacApart && !o.Maniac {
+		return refusef(ErrInvalidOptions, "loneManiacApart needs a Maniac")
 	}
 	if o.Voting == VotingAnyone && o.NomineeDefence {
 		return refusef(ErrInvalidOptions, "nominee defence needs voting on nominees")

@@ -50,8 +50,8 @@ func TestPartyGame(t *testing.T) {
 	// R-PARTY-09: up to three accusations, each accused defends, then an open vote
 	// where a player may abstain.
 	g.speeches(map[int]int{1: 7, 2: 8, 3: 9})
-	if len(g.s.Nominations) != 3 || g.s.nominationTargets() != nil {
-		t.Fatalf("R-PARTY-09: %d accusations, and more allowed: %v", len(g.s.Nominations), g.s.nominationTargets())
+	if len(g.s.Nominations) != 3 || g.s.nominationTargets(g.s.speaker()) != nil {
+		t.Fatalf("R-PARTY-09: %d accusations, and more allowed: %v", len(g.s.Nominations), g.s.nominationTargets(g.s.speaker()))
 	}
 	g.want(PhaseDefence)
 	g.speeches(nil)
@@ -90,11 +90,46 @@ func TestPartyGame(t *testing.T) {
 	g.wantDead(1, 2)
 	g.wantEvent(EvRevealed, 0, "")
 	g.refuse(4, Action{Type: ActReveal}, ErrNotYourRole)
-	g.speeches(map[int]int{3: 3})
+	g.speeches(map[int]int{4: 3})
 	g.speeches(nil)
 	g.vote(map[int]int{3: 0, 4: 3, 5: 3, 6: 3, 8: 3})
 	// R-PARTY-11: the town wins when no mafia is left.
 	g.wantWinner(Town)
+}
+
+// TestPartyAccuseAnother: an accusation is made against another player, «против
+// друг друга» (R-PARTY-09): an accuser may not accuse himself, and trying
+// changes nothing.
+func TestPartyAccuseAnother(t *testing.T) {
+	g := party9(t, nil)
+	g.quietNight()
+	for _, o := range Legal(g.s, Actor{Player: id(1)}) {
+		if o.Type == ActNominate && (slices.Contains(o.Targets, id(1)) || len(o.Targets) != 8) {
+			t.Fatalf("R-PARTY-09: seat 1 may accuse %v", o.Targets)
+		}
+	}
+	g.refuse(1, Action{Type: ActNominate, Target: id(1)}, ErrBadTarget)
+	g.do(1, ActNominate, 7)
+	g.do(1, ActEndSpeech, 0)
+	g.refuse(2, Action{Type: ActNominate, Target: id(2)}, ErrBadTarget)
+	if len(g.s.Nominations) != 1 {
+		t.Fatalf("R-PARTY-09: accusations %v", g.s.Nominations)
+	}
+}
+
+// TestPartyCinderellaOnlyFromMafia: Cinderella's guest survives the mafia's
+// sentence of the same night (R-PARTY-05, text 001 «если в эту же ночь Мафия
+// "приговорит" именно этого Игрока»), and only that: at a table with a Maniac
+// his victim dies whoever she protects.
+func TestPartyCinderellaOnlyFromMafia(t *testing.T) {
+	g := newGame(t, PresetParty, 9, func(o *Options) { o.Maniac = true }, Mafia, Mafia, Mafia, Sheriff, Advocate, Cinderella, Maniac)
+	g.quietNight()
+	g.skipDay()
+	g.night(map[int][]string{1: {"kill:8"}, 2: {"kill:8"}, 3: {"kill:8"}, 6: {"protect:8"}})
+	g.wantAlive(8)
+	g.skipDay()
+	g.night(map[int][]string{6: {"protect:9"}, 7: {"kill:9"}})
+	g.wantDead(9)
 }
 
 // TestPartyDoubleDeath: the mafia kill the Commissar on a night he was right: he and

@@ -61,6 +61,11 @@ func drawOptions(t *rapid.T) Options {
 		c.ForbiddenWords = rapid.SampledFrom([]ForbiddenWords{"warning", "removal"}).Draw(t, "words")
 		c.LoneManiac = rapid.SampledFrom([]LoneManiac{"last_two", "town"}).Draw(t, "lone")
 		c.MafiaTime = rapid.SampledFrom([]int{0, 30}).Draw(t, "mafiaTime")
+		c.FirstNightChecks = c.FirstNightMeeting && rapid.Bool().Draw(t, "firstNightChecks")
+		c.JustifiedLeaves = c.Ties == TiesJustify && rapid.Bool().Draw(t, "justifiedLeaves")
+		c.LoneManiacApart = c.Maniac && rapid.Bool().Draw(t, "loneManiacApart")
+		c.DayOpener = rapid.SampledFrom([]DayOpener{OpenerNextSeat, OpenerDaySeat}).Draw(t, "dayOpener")
+		c.MuteWholeRound = rapid.Bool().Draw(t, "muteWholeRound")
 		if c.Validate() == nil {
 			return c
 		}
@@ -144,6 +149,7 @@ func TestPropertyRandomGames(t *testing.T) {
 				log = append(log, step{actor, a, now})
 			}
 			checkViews(t, s, now)
+			checkPending(t, s, now)
 			checkWinner(t, s)
 		}
 		checkWinner(t, s)
@@ -287,6 +293,25 @@ func checkActor(t *rapid.T, s State, actor Actor, a Action) {
 	t.Fatalf("dead %s acted: %s in %s", p.ID, a.Type, s.Phase.Name)
 }
 
+// checkPending: at night the public pending count is the number of living
+// players who still have a tap to make, whoever has died or been removed
+// meanwhile (R-SPORT-16).
+func checkPending(t *rapid.T, s State, now time.Time) {
+	s = Advance(s, now)
+	if s.Phase.Name != PhaseNight || s.Phase.Closing || s.Phase.Paused > 0 {
+		return
+	}
+	want := 0
+	for _, p := range s.living() {
+		if len(Legal(s, Actor{Player: p.ID})) > 0 {
+			want++
+		}
+	}
+	if got := ViewOf(s, Public, now).Phase.Pending; got != want {
+		t.Fatalf("night %d wake %d: pending %d with %d still to tap", s.Night, s.Phase.Wake, got, want)
+	}
+}
+
 // checkWinner: once over, exactly one side has won, the one the survivors make.
 func checkWinner(t *rapid.T, s State) {
 	seen := map[Choice]bool{}
@@ -363,6 +388,10 @@ func leaks(s State, view View, v Viewer) error {
 			return fmt.Errorf("%+v sees a partner's shot made with eyes closed (R-SPORT-10) %+v", v, e)
 		case e.Role != "" && !s.player(e.Target).Shown:
 			return fmt.Errorf("%+v sees a hidden role in %+v", v, e)
+		case e.Type == EvHealed && !s.Rules.DoctorNamesPatient && (e.Target != "" || s.Rules.DoctorVictims):
+			// R-CLASSIC-11, R-MANIAC-07: a save is told by name only where the
+			// rules name the patient, and a Doctor among the victims' not at all.
+			return fmt.Errorf("%+v is told of a save %+v", v, e)
 		}
 	}
 	if view.You != nil {

@@ -3,6 +3,7 @@ package rules
 import (
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -175,6 +176,61 @@ func TestNominations(t *testing.T) {
 	}
 }
 
+// TestDayOpenerSeatOfDay: each later day opens at the next living seat after
+// the one who opened the day before (R-SPORT-03, texts 000 and 002); read as
+// text 004's closed rules («În prima zi, jucătorul începe la numărul unu, în al
+// doilea - la numărul doi»), day n opens at seat n whoever has left, from the
+// next living seat if that one has. The sport rules keep the first reading.
+func TestDayOpenerSeatOfDay(t *testing.T) {
+	if o, _ := Preset(PresetSport); o.DayOpener != OpenerNextSeat {
+		t.Fatalf("R-SPORT-03: the sport rules open the day at %s", o.DayOpener)
+	}
+	for opener, want := range map[DayOpener][]int{OpenerNextSeat: {1, 3, 4}, OpenerDaySeat: {1, 3, 3}} {
+		g := newGame(t, PresetSport, 10, func(o *Options) { o.DayOpener = opener }, Don, Mafia, Mafia, Sheriff)
+		g.s.player(id(2)).Alive = false // seat 2 has left
+		g.quietNight()
+		var got []int
+		for range 3 {
+			got = append(got, g.s.player(g.s.speaker()).Seat)
+			g.skipDay()
+			g.quietNight()
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("R-SPORT-03: %s: days 1-3 open at seats %v, want %v", opener, got, want)
+		}
+		g.s.Day = 11
+		if first := g.s.dayOpener(); opener == OpenerDaySeat && first != id(1) {
+			t.Errorf("R-SPORT-03: day 11 of ten seats opens at %s, want seat 1", first)
+		}
+	}
+}
+
+// TestNominateAnotherOnly: a speaker puts up another player, never himself
+// (R-SPORT-04, text 003 «выставить другого игрока»): he is not among his own
+// targets, and a nomination of himself is refused, before and after a nomination
+// of another, changing nothing. So a self-nominated last nominee cannot collect
+// the missing votes, nor a lone self-nomination on day 1 block the vote.
+func TestNominateAnotherOnly(t *testing.T) {
+	g := sport10(t)
+	g.quietNight()
+	opts := Legal(g.s, Actor{Player: id(1)})
+	i := slices.IndexFunc(opts, func(o Option) bool { return o.Type == ActNominate })
+	if i < 0 || slices.Contains(opts[i].Targets, id(1)) || len(opts[i].Targets) != 9 {
+		t.Fatalf("R-SPORT-04: seat 1 may nominate %v", opts)
+	}
+	g.refuse(1, Action{Type: ActNominate, Target: id(1)}, ErrBadTarget)
+	g.do(1, ActNominate, 5)
+	g.refuse(1, Action{Type: ActNominate, Target: id(1)}, ErrBadTarget)
+	g.do(1, ActEndSpeech, 0)
+	g.refuse(2, Action{Type: ActNominate, Target: id(2)}, ErrBadTarget)
+	if err := g.apply(Actor{Player: id(2)}, Action{Type: ActNominate, Target: id(2)}); err == nil || !strings.Contains(err.Error(), "another player") {
+		t.Fatalf("R-SPORT-04: the refusal says %v", err)
+	}
+	if len(g.s.Nominations) != 1 || g.s.Nominations[0].Target != id(5) {
+		t.Fatalf("R-SPORT-04: nominations %v", g.s.Nominations)
+	}
+}
+
 // TestLaterDaySingleNominee: after day 1 a single nominee is voted on, and the
 // non-voters' votes make him leave (R-SPORT-06, R-SPORT-05).
 func TestLaterDaySingleNominee(t *testing.T) {
@@ -225,6 +281,31 @@ func TestFouls(t *testing.T) {
 	g.speeches(nil)
 	g.night(nil)
 	g.refuse(3, Action{Type: ActSleep}, ErrDead)
+}
+
+// TestRemovedAtNightTapGoes: a player the host removes at night leaves at once
+// (R-SPORT-16), and their tap goes with them (R-SPORT-17): the night waits for
+// the living who have still to tap, no more and no fewer.
+func TestRemovedAtNightTapGoes(t *testing.T) {
+	g := sport10(t)
+	g.quietNight()
+	g.skipDay()
+	pending := func() int { return ViewOf(g.s, Public, g.now).Phase.Pending }
+	g.do(5, ActSleep, 0)
+	g.host(Action{Type: ActRemove, Target: id(5)})
+	if p := pending(); p != 9 {
+		t.Fatalf("R-SPORT-16: after the removal pending is %d with 9 still to tap", p)
+	}
+	for _, seat := range []int{1, 2, 3, 4, 6, 7, 8, 9} {
+		g.do(seat, ActSleep, 0)
+	}
+	if p := pending(); p != 1 || g.s.Phase.Name != PhaseNight || g.s.Phase.Closing {
+		t.Fatalf("R-SPORT-16: with seat 10 still to tap pending is %d in %s", p, g.s.Phase.Name)
+	}
+	g.do(10, ActSleep, 0)
+	if p := pending(); p != 10-1 || g.s.Phase.Wake != 2 {
+		t.Fatalf("R-SPORT-17: the second wake waits for %d in wake %d", p, g.s.Phase.Wake)
+	}
 }
 
 // TestDeadCannotAct: dead players may not speak, vote or act (R-SPORT-17,
@@ -400,4 +481,43 @@ func TestFoulThirdWarningInOwnSpeech(t *testing.T) {
 		t.Fatalf("R-SPORT-16: day 2 opens with %s", g.s.speaker())
 	}
 	g.wantEvent(EvMuted, 2, "")
+}
+
+// TestFoulMuteWholeRound: three warnings cost the word for one round (R-SPORT-16,
+// text 002 rule 23: «позбавляється слова на одне коло»). The sport rules read it
+// as the monologue; with muteWholeRound the player who lost it also has no
+// car-crash defence and no last word after that day's vote. A last word the
+// next morning belongs to the next round.
+func TestFoulMuteWholeRound(t *testing.T) {
+	if o, _ := Preset(PresetSport); o.MuteWholeRound {
+		t.Fatal("R-SPORT-16: the sport rules take the whole round")
+	}
+	for _, whole := range []bool{false, true} {
+		g := newGame(t, PresetSport, 10, func(o *Options) { o.MuteWholeRound = whole }, Don, Mafia, Mafia, Sheriff)
+		g.quietNight()
+		g.skipDay()
+		g.quietNight()
+		for range 3 {
+			g.host(Action{Type: ActWarn, Target: id(7)})
+			g.host(Action{Type: ActWarn, Target: id(9)})
+		}
+		g.speeches(map[int]int{2: 7, 3: 8})
+		g.wantEvent(EvMuted, 7, "")
+		g.vote(map[int]int{1: 7, 2: 7, 3: 7, 4: 7, 5: 7, 6: 8, 7: 8, 8: 8, 9: 8, 10: 8})
+		g.want(PhaseDefence)
+		if defence := g.s.Phase.Queue; whole != !slices.Contains(defence, id(7)) {
+			t.Errorf("R-SPORT-16: whole round %v: the car crash's defences %v", whole, defence)
+		}
+		g.speeches(nil)
+		g.vote(map[int]int{1: 7, 2: 7, 3: 7, 4: 7, 5: 7, 6: 7, 7: 8, 8: 8, 9: 8, 10: 8})
+		g.wantDead(7)
+		if lastWord := g.s.Phase.Name == PhaseLastWord; lastWord == whole {
+			t.Errorf("R-SPORT-16: whole round %v: a last word after the vote %v", whole, lastWord)
+		}
+		g.lastWords()
+		g.night(map[int][]string{1: {"kill:9"}, 2: {"kill:9"}, 3: {"kill:9"}})
+		if g.want(PhaseLastWord); g.s.speaker() != id(9) {
+			t.Errorf("R-SPORT-16: whole round %v: the morning's last word is %s's", whole, g.s.speaker())
+		}
+	}
 }

@@ -87,6 +87,7 @@ type Player struct {
 	Shown     bool     `json:"shown,omitempty"`     // the card is shown to everyone
 	Warnings  int      `json:"warnings,omitempty"`  // fouls (R-SPORT-16)
 	Muted     int      `json:"muted,omitempty"`     // the day whose monologue is lost
+	Silenced  bool     `json:"silenced,omitempty"`  // has lost the word for the rest of this round (Options.MuteWholeRound)
 	Justified bool     `json:"justified,omitempty"` // has used the justification (R-MANIAC-10)
 	Saved     bool     `json:"saved,omitempty"`     // the Doctor has saved them (R-MANIAC-07)
 	Checks    []Check  `json:"checks,omitempty"`    // this player's own check results

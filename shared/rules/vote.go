@@ -212,6 +212,12 @@ func (s *State) tie(leaders []string, now time.Time) {
 		}
 		s.speeches(s.FirstSpeaker, now)
 	case TiesJustify:
+		// Read literally (Options.JustifiedLeaves), who justified on an earlier
+		// day leaves at once, tied or not.
+		if spent := s.justifiedBefore(leaders); len(spent) > 0 {
+			s.sentence(spent, now)
+			return
+		}
 		// R-MANIAC-10: two tied each justify, then a new vote between them; three or
 		// more tied all stay. A justification is once per game, so one who has used
 		// it does not speak again; the new vote is held all the same.
@@ -236,6 +242,17 @@ func (s *State) tie(leaders []string, now time.Time) {
 	default:
 		s.acquit(AcquitTie, now)
 	}
+}
+
+// justifiedBefore are the leaders of the day's vote who used their
+// justification on an earlier day, when they leave for having the most votes
+// again even in a tie (Options.JustifiedLeaves, R-MANIAC-10: «el părăsește
+// automat masa»). A justification made today is answered by today's revote.
+func (s *State) justifiedBefore(leaders []string) []string {
+	if !s.Rules.JustifiedLeaves || s.VoteRound > 0 {
+		return nil
+	}
+	return slices.DeleteFunc(slices.Clone(leaders), func(id string) bool { return !s.player(id).Justified })
 }
 
 // settleVoteAll carries out a yes/no vote.

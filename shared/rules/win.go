@@ -10,8 +10,9 @@ import "time"
 //  2. maniac: a lone Maniac who is one of the last two (R-MANIAC-11 leaves this
 //     open; the default reading, "last_two");
 //  3. mafia: parity (R-SPORT-14; a Maniac on the mafia's side counts with the
-//     mafia), or no one else left (R-CLASSIC-08 elimination), or the last pair of
-//     one black and one other (R-PARTY-11).
+//     mafia, one alone with the peaceful, or with Options.LoneManiacApart with
+//     neither), or no one else left (R-CLASSIC-08 elimination), or the last pair
+//     of one black and one other (R-PARTY-11).
 func (s *State) winner() Team {
 	black, others, total := 0, 0, 0
 	maniacAlive := false
@@ -37,6 +38,10 @@ func (s *State) winner() Team {
 	if maniacAlive && s.Rules.ManiacSide == ManiacMafia {
 		trueBlack--
 	}
+	peaceful := others
+	if loneManiac && s.Rules.LoneManiacApart {
+		peaceful-- // R-MANIAC-11: «locuitorii pașnici și negri», he is neither
+	}
 	switch {
 	case trueBlack == 0 && (!maniacAlive || townsManiac):
 		return Town
@@ -44,7 +49,7 @@ func (s *State) winner() Team {
 		return Loner
 	case black == 0:
 		return ""
-	case s.Rules.Win == WinParity && black >= others:
+	case s.Rules.Win == WinParity && black >= peaceful:
 		return MafiaTeam
 	case others == 0:
 		return MafiaTeam

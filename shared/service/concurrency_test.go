@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -117,7 +118,8 @@ func TestTenVotesAtOnceWithFaults(t *testing.T) {
 
 // toFirstVote plays a new 10-player sport game through svc to the day-1 vote,
 // where every player is a candidate: on night 1, a meeting, everyone sleeps; on
-// day 1 each speaker nominates themself and ends the speech. It drives the game
+// day 1 each speaker nominates the player seated next (nobody may nominate
+// themself, R-SPORT-04) and ends the speech. It drives the game
 // directly rather than with bots, for speed: the races repeat it many times.
 func toFirstVote(t testing.TB, svc *service.Service) (servicetest.Game, rules.View) {
 	t.Helper()
@@ -130,7 +132,9 @@ func toFirstVote(t testing.TB, svc *service.Service) (servicetest.Game, rules.Vi
 	for v.Phase.Name == rules.PhaseDay {
 		sp := *v.Phase.Speaker
 		tok := g.Token(t, sp)
-		servicetest.MustAct(t, svc, g.Code, tok, rules.Action{ID: servicetest.ActionID(), Type: rules.ActNominate, Target: sp})
+		i := slices.IndexFunc(v.Players, func(p rules.PlayerView) bool { return p.ID == sp })
+		next := v.Players[(i+1)%len(v.Players)].ID
+		servicetest.MustAct(t, svc, g.Code, tok, rules.Action{ID: servicetest.ActionID(), Type: rules.ActNominate, Target: next})
 		servicetest.MustAct(t, svc, g.Code, tok, act(rules.ActEndSpeech))
 		v = servicetest.EndHandOver(t, svc, g)
 	}

@@ -484,7 +484,11 @@ func TestActAppliesDueTransitionFirst(t *testing.T) {
 	// The first speaker's nomination lands in the day the deadline opened.
 	speaker := servicetest.MustRead(t, f.svc, g.Code, "").Phase.Speaker
 	tok := g.Token(t, *speaker)
-	v := servicetest.MustAct(t, f.svc, g.Code, tok, rules.Action{ID: "n1", Type: rules.ActNominate, Target: g.Players[5].ID})
+	target := g.Players[5].ID
+	if target == *speaker {
+		target = g.Players[6].ID // nobody nominates himself (R-SPORT-04)
+	}
+	v := servicetest.MustAct(t, f.svc, g.Code, tok, rules.Action{ID: "n1", Type: rules.ActNominate, Target: target})
 	if len(v.Phase.Nominations) != 1 || v.Phase.Name != rules.PhaseDay {
 		t.Errorf("nomination after a due transition: phase %s nominations %+v", v.Phase.Name, v.Phase.Nominations)
 	}
