@@ -22,6 +22,7 @@ import (
 	qrcode "github.com/skip2/go-qrcode"
 
 	"citysleeps/shared/httpapi/apitest"
+	"citysleeps/shared/names"
 	"citysleeps/shared/rules"
 	"citysleeps/shared/service"
 	"citysleeps/shared/store"
@@ -260,15 +261,18 @@ func TestJoinErrors(t *testing.T) {
 		code             string
 	}{
 		// Names are the service's to check (names.go); each refusal has its code.
-		{"empty name", path, `{"name":"   "}`, 400, service.CodeNameEmpty},
-		{"no name", path, `{}`, 400, service.CodeNameEmpty},
-		{"long name", path, `{"name":"` + strings.Repeat("я", rules.MaxName+1) + `"}`, 400, service.CodeNameTooLong},
-		{"invisible name", path, `{"name":"\u200b\u2060\u3164"}`, 400, service.CodeNameInvisible},
-		{"zero-width space added", path, `{"name":"P1\u200b"}`, 400, service.CodeNameHidden},
-		{"control characters", path, `{"name":"a\u0007b"}`, 400, service.CodeNameHidden},
-		{"bidi override", path, `{"name":"a\u202eb"}`, 400, service.CodeNameHidden},
-		{"stacked marks", path, `{"name":"Zo\u0301\u0302\u0303e"}`, 400, service.CodeNameMarks},
-		{"look-alike", path, `{"name":"Р1"}`, 409, service.CodeNameLookalike}, // Cyrillic Р
+		{"empty name", path, `{"name":"   "}`, 400, names.CodeEmpty},
+		{"no name", path, `{}`, 400, names.CodeEmpty},
+		{"long name", path, `{"name":"` + strings.Repeat("я", rules.MaxName+1) + `"}`, 400, names.CodeTooLong},
+		{"invisible name", path, `{"name":"\u200b\u2060\u3164"}`, 400, names.CodeInvisible},
+		{"zero-width space added", path, `{"name":"P1\u200b"}`, 400, names.CodeHidden},
+		{"control characters", path, `{"name":"a\u0007b"}`, 400, names.CodeHidden},
+		{"bidi override", path, `{"name":"a\u202eb"}`, 400, names.CodeHidden},
+		{"stacked marks", path, `{"name":"Zo\u0301\u0302\u0303e"}`, 400, names.CodeMarks},
+		{"look-alike", path, `{"name":"Р1"}`, 409, names.CodeLookalike}, // Cyrillic Р
+		{"look-alike in small capitals", path, `{"name":"ᴘ1"}`, 409, names.CodeLookalike},
+		{"poses as the page", path, `{"name":"★ You"}`, 400, names.CodeReserved},
+		{"page word in look-alike letters", path, `{"name":"Nobоdy"}`, 400, names.CodeReserved}, // Cyrillic о
 		{"name taken", path, `{"name":"P1"}`, 409, "name_taken"},
 		{"short join id", path, `{"name":"Zoe","joinId":"abc"}`, 400, CodeInvalid},
 		{"bad device", path, `{"name":"Zoe","device":"` + strings.Repeat("é", 20) + `"}`, 400, CodeInvalid},

@@ -16,8 +16,8 @@
 //   - idempotency: each action carries a client id, and an id already applied for
 //     the same actor changes nothing, so a client may resend after a timeout; a
 //     join may carry one too, and then the same join gets the same seat;
-//   - names: one place that normalizes and checks them (cleanName), look-alikes
-//     of a name at the table included;
+//   - names: one place that checks them (cleanName, with the names package),
+//     and refuses one that looks like a name at the table;
 //   - limits: a game gives a few dozen seats at once and then one every few
 //     seconds, and its stored form stays within one DynamoDB read unit however
 //     long it runs (pack condenses the story);

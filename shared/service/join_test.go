@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"citysleeps/shared/names"
 	"citysleeps/shared/rules"
 	"citysleeps/shared/service"
 	"citysleeps/shared/service/servicetest"
@@ -79,7 +80,11 @@ func TestJoinIsRetrySafe(t *testing.T) {
 }
 
 // TestJoinLookalike: a name that looks like one at the table is refused with
-// 409 name_lookalike (issue 12), and a refused join changes nothing.
+// a 4xx (issue 12): 409 name_lookalike, or name_taken for one that is the
+// same once normalized (𝐀𝐧𝐧𝐚 is stored as Anna), or 400 for a hidden
+// character; and a refused join changes nothing. The names are each kind of
+// look-alike of "Anna" seen, of which the first eight got in before names were
+// compared by Unicode's skeletons.
 func TestJoinLookalike(t *testing.T) {
 	f := newFixture(t)
 	c, _ := f.svc.Create(ctx, service.CreateRequest{Preset: "classic"})
@@ -87,10 +92,38 @@ func TestJoinLookalike(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := f.item(t, c.Code).Version
-	for _, name := range []string{"Аnna", "ANNA", "Ａｎｎａ"} {
+	for name, code := range map[string]string{
+		"𝐀𝐧𝐧𝐚": rules.ErrNameTaken.Code, "𝖠𝗇𝗇𝖺": rules.ErrNameTaken.Code, "Ⓐnna": rules.ErrNameTaken.Code,
+		"Ꭺnna": names.CodeLookalike, "Annɑ": names.CodeLookalike, "Aոոa": names.CodeLookalike, "ᴀɴɴᴀ": names.CodeLookalike,
+		"Anna.": names.CodeLookalike, "Аnna": names.CodeLookalike, "ANNA": names.CodeLookalike, "Ａｎｎａ": rules.ErrNameTaken.Code,
+		"Ann\u200da": names.CodeHidden, "An\u0301na": names.CodeLookalike,
+	} {
 		_, err := f.svc.Join(ctx, c.Code, service.JoinRequest{Name: name})
-		wantErr(t, name, err, service.ErrConflict)
-		if code := service.As(err).Code; code != service.CodeNameLookalike {
+		if e := service.As(err); e.Code != code || e.Kind != service.ErrConflict && e.Kind != service.ErrInvalid {
+			t.Errorf("%q: %v (%s, %s), want %s", name, err, e.Kind, e.Code, code)
+		}
+	}
+	if f.item(t, c.Code).Version != before {
+		t.Error("a refused join changed the game")
+	}
+	for _, name := range []string{"Аня", "Ann", "Anna K", "Ivana"} {
+		if _, err := f.svc.Join(ctx, c.Code, service.JoinRequest{Name: name}); err != nil {
+			t.Errorf("%q: %v", name, err)
+		}
+	}
+}
+
+// TestJoinReserved: a name that reads as the page's own words or marks, in
+// any of the app's languages, is refused with 400 name_reserved, and changes
+// nothing.
+func TestJoinReserved(t *testing.T) {
+	f := newFixture(t)
+	c, _ := f.svc.Create(ctx, service.CreateRequest{Preset: "classic", Lang: "ru"})
+	before := f.item(t, c.Code).Version
+	for _, name := range []string{"★ You", "Вы", "Ви", "Tu", "#3 Anna", "№3 Аня", "Nobody", "N0body", "Nobоdy", "Никого", "Confirm", "Confirmă", "Mă abțin", "☠ Out"} {
+		_, err := f.svc.Join(ctx, c.Code, service.JoinRequest{Name: name})
+		wantErr(t, name, err, service.ErrInvalid)
+		if code := service.As(err).Code; code != names.CodeReserved {
 			t.Errorf("%s: code %q", name, code)
 		}
 	}

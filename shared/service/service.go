@@ -427,8 +427,8 @@ func (s *Service) Join(ctx context.Context, code string, req JoinRequest) (Joine
 				return false, nil
 			}
 		}
-		if other, ok := lookalike(name, env.State.Players); ok {
-			return false, nameError(CodeNameLookalike, fmt.Sprintf("%q looks too much like %q, who is at the table: pick another name", name, other))
+		if err := lookalikeError(name, env.State.Players); err != nil {
+			return false, err
 		}
 		st, seat, err := rules.JoinFrom(env.State, name, device, now)
 		if err != nil {

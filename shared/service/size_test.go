@@ -12,6 +12,7 @@ import (
 	"time"
 	"unicode"
 
+	"golang.org/x/text/unicode/norm"
 	"pgregory.net/rapid"
 
 	"citysleeps/shared/rules"
@@ -56,7 +57,7 @@ func (s *itemSizes) max() int {
 }
 
 // nameKinds draw the names that cost a stored game the most: as many bytes as
-// a name may have (service.MaxNameBytes), of as many letters as can be drawn,
+// a name may have (names.MaxBytes), of as many letters as can be drawn,
 // none shared with another name, so that deflate finds nothing to shorten.
 // draw returns a number from lo to hi.
 var nameKinds = map[string]func(draw func(lo, hi int32) int32, i int) string{
@@ -71,7 +72,9 @@ var nameKinds = map[string]func(draw func(lo, hi int32) int32, i int) string{
 func letters(draw func(lo, hi int32) int32, lo, hi rune, n int) string {
 	var out []rune
 	for len(out) < n {
-		if r := draw(lo, hi); unicode.IsLetter(r) {
+		// A stored name is in NFKC: a letter that normalizes to others (Ǆ is
+		// DŽ) is not one a stored name holds.
+		if r := draw(lo, hi); unicode.IsLetter(r) && norm.NFKC.IsNormalString(string(r)) {
 			out = append(out, r)
 		}
 	}

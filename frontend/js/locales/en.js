@@ -21,6 +21,7 @@ export default {
   'err.name_invisible_chars': 'That name holds invisible characters. Type it again without them.',
   'err.name_marks': 'That name stacks too many accents on one letter.',
   'err.name_lookalike': 'That name looks too much like one already at the table. Pick another one.',
+  'err.name_reserved': 'That name reads like the app’s own words or signs (You, Nobody, ★, #3…). Pick another one.',
   'err.locked': 'The host has closed this table to new players.',
   'err.banned': 'The host has sent this phone away from the table.',
   'err.join_limited': 'Many players have just joined this game. Try again in a few seconds.',

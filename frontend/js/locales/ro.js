@@ -20,6 +20,7 @@ export default {
   'err.name_invisible_chars': 'Numele conține caractere invizibile. Scrie-l din nou, fără ele.',
   'err.name_marks': 'Numele are prea multe accente pe aceeași literă.',
   'err.name_lookalike': 'Numele seamănă prea mult cu al cuiva care este deja la masă. Alege altul.',
+  'err.name_reserved': 'Numele se citește ca un cuvânt sau un semn al aplicației („Tu”, „Nimeni”, ★, #3…). Alege altul.',
   'err.locked': 'Moderatorul a închis masa pentru jucători noi.',
   'err.banned': 'Moderatorul a scos acest telefon de la masă.',
   'err.join_limited': 'Mulți jucători tocmai au intrat în acest joc. Încearcă din nou peste câteva secunde.',

@@ -16,7 +16,7 @@ const JOIN_ERRORS = {
   lobby_locked: 'err.locked', banned: 'err.banned', join_limited: 'err.join_limited',
   name_empty: 'err.name', name_too_long: 'err.name', name_invisible: 'err.name_invisible',
   name_invisible_chars: 'err.name_invisible_chars', name_invalid_encoding: 'err.name_invisible_chars',
-  name_marks: 'err.name_marks', name_lookalike: 'err.name_lookalike',
+  name_marks: 'err.name_marks', name_lookalike: 'err.name_lookalike', name_reserved: 'err.name_reserved',
 };
 
 export function playerScreen(app, code) {

@@ -77,6 +77,7 @@ func hostileCases(rng *rand.Rand, lobby, started, other, locked *table, banned s
 	oid := other.ids[rng.IntN(len(other.ids))]
 	otok := other.tokens[oid]
 	act := func(s string) []byte { return []byte(s) }
+	pick := func(of []string) string { return of[rng.IntN(len(of))] }
 	j := func(v any) []byte { b, _ := json.Marshal(v); return b }
 	sp, lp := "/api/games/"+started.code, "/api/games/"+lobby.code
 	// Actions that no seat may take at the start of the first night (a meeting
@@ -115,7 +116,8 @@ func hostileCases(rng *rand.Rand, lobby, started, other, locked *table, banned s
 		// Names that hide or pass for another, refused by the service (issue 12).
 		{name: "join: invisible name", method: "POST", path: lp + "/players", body: j(map[string]string{"name": strings.Repeat([]string{"\u200b", "\ufeff", "\u2060", "\u3164", "\u2800"}[rng.IntN(5)], 1+rng.IntN(20))})},
 		{name: "join: copy with a hidden char", method: "POST", path: lp + "/players", body: j(map[string]string{"name": "Guest 1" + []string{"\u200b", "\u200d", "\u2060", "\u034f"}[rng.IntN(4)]})},
-		{name: "join: look-alike", method: "POST", path: lp + "/players", body: j(map[string]string{"name": []string{"Guеst 1", "GUEST 1", "Ｇｕｅｓｔ 1", "Guest l"}[rng.IntN(4)]})},
+		{name: "join: look-alike", method: "POST", path: lp + "/players", body: j(map[string]string{"name": pick([]string{"Guеst 1", "GUEST 1", "Ｇｕｅｓｔ 1", "Guest l", "ɢᴜᴇꜱᴛ 1", "𝐆𝐮𝐞𝐬𝐭 1", "Guest 1.", "(guest 1)"})})},
+		{name: "join: poses as the page", method: "POST", path: lp + "/players", body: j(map[string]string{"name": pick([]string{"★ You", "Вы", "Nobody", "N0body", "Nobоdy", "#3 Guest", "№3 Гость", "Никого", "Confirm", "Mă abțin", "☠ Out"})})},
 		{name: "join: stacked marks", method: "POST", path: lp + "/players", body: j(map[string]string{"name": "Z" + strings.Repeat("\u0351\u0352\u0353", 1+rng.IntN(5)) + "algo"})},
 		{name: "join: bad join id", method: "POST", path: lp + "/players", body: j(map[string]string{"name": "Eve", "joinId": forged()[:1+rng.IntN(15)] + "!"})},
 		{name: "join: bad device", method: "POST", path: lp + "/players", body: j(map[string]string{"name": "Eve", "device": "../" + forged()})},
