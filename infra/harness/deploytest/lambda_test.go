@@ -117,9 +117,12 @@ func TestLambdaRuntime(t *testing.T) {
 			float64(sizes[fn][1])/(1<<20), float64(sizes[fn][0])/(1<<20), in, in/bare, median(firsts[fn]))
 	}
 	t.Log(b.String())
+	// The AWS SDK's client is most of a function (the bare one is 7.5 MiB);
+	// Unicode's tables for names (NFKC, case folding, the confusables) add
+	// about 0.6 MiB.
 	for _, fn := range httpapi.Functions {
-		if sizes[fn][1] > 10<<20 {
-			t.Errorf("%s is %d bytes for arm64, over 10 MiB", fn, sizes[fn][1])
+		if sizes[fn][1] > 12<<20 {
+			t.Errorf("%s is %d bytes for arm64, over 12 MiB", fn, sizes[fn][1])
 		}
 	}
 }
