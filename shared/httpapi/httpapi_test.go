@@ -561,6 +561,11 @@ func TestDeadlinesMoveTheGame(t *testing.T) {
 	}
 }
 
+// TestPlayWholeGames plays whole games through the handler, and after every
+// action reads every seated phone: whatever its card, alive or dead, each
+// gets the same poll hint as every other, at every step of the game, so how
+// often a phone asks tells nobody anything (the cadence holds public facts
+// only).
 func TestPlayWholeGames(t *testing.T) {
 	for _, g := range []apitest.Game{
 		{Preset: "sport", Players: 10, Seed: 1},
@@ -568,11 +573,16 @@ func TestPlayWholeGames(t *testing.T) {
 		{Preset: "party", Players: 9, Seed: 3},
 		{Preset: "maniac", Players: 10, Seed: 4},
 		{Preset: "sport", Moderator: "host", Players: 10, Seed: 5},
+		{Preset: "maniac", Moderator: "host", Players: 10, Seed: 6},
 	} {
 		t.Run(g.Preset+"-"+g.Moderator, func(t *testing.T) {
 			e := newEnv(t, Config{})
-			res := apitest.Play(t, e.T, g)
+			steps := 0
+			res := apitest.Play(t, samePhoneHints(t, e.T, &steps), g)
 			t.Log(res)
+			if steps < res.Actions/2 {
+				t.Errorf("the phones' hints compared after %d of %d actions", steps, res.Actions)
+			}
 			// A finished game: every role is shown, polls are slow.
 			v, _ := e.Read(res.Code, "")
 			if v.PollAfterMs != pollOver.Milliseconds() {
@@ -584,6 +594,40 @@ func TestPlayWholeGames(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// samePhoneHints is tr that remembers each seated phone's token and, after
+// every action it passes on, reads every phone's view and checks that all
+// have the same X-Poll-After-Ms; steps counts the checks.
+func samePhoneHints(t *testing.T, tr apitest.Transport, steps *int) apitest.Transport {
+	var phones []string
+	return func(req apitest.Request) (apitest.Response, error) {
+		res, err := tr(req)
+		if err != nil || req.Method != http.MethodPost || res.Status/100 != 2 {
+			return res, err
+		}
+		switch code, _, _ := strings.Cut(strings.TrimPrefix(req.Path, "/api/games/"), "/"); {
+		case strings.HasSuffix(req.Path, "/players"):
+			var j apitest.Joined
+			if json.Unmarshal(res.Body, &j) == nil {
+				phones = append(phones, j.Token)
+			}
+		case strings.HasSuffix(req.Path, "/actions") && len(phones) > 1:
+			hints := map[string]int{}
+			for _, tok := range phones {
+				r, err := tr(apitest.Request{Method: http.MethodGet, Path: "/api/games/" + code, Token: tok})
+				if err != nil || r.Status != http.StatusOK {
+					t.Fatalf("read a phone: %v, status %d", err, r.Status)
+				}
+				hints[r.Header.Get(pollHeader)]++
+			}
+			if len(hints) != 1 {
+				t.Fatalf("after %s: the phones' hints differ: %v", req.Body, hints)
+			}
+			*steps++
+		}
+		return res, err
 	}
 }
 
