@@ -349,6 +349,7 @@ export default {
   'card.team': 'Team: {team}',
   'card.mates': 'Your team: {names}',
   'card.hidden': 'Role hidden',
+  'card.reveal': 'To show your card to everyone, slide your finger here and let go:',
 
   // Night.
   'night.title': 'Night {night}',

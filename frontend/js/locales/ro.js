@@ -330,6 +330,7 @@ export default {
   'card.team': 'Echipa: {team}',
   'card.mates': 'Echipa ta: {names}',
   'card.hidden': 'Rol ascuns',
+  'card.reveal': 'Ca să-ți arăți cartea tuturor, glisează degetul aici și ridică-l:',
 
   'night.title': 'Noaptea {night}',
   'night.meeting': 'Noapte de cunoaștere: în noaptea asta nimeni nu e ucis sau verificat.',
