@@ -114,6 +114,9 @@ func newGame(t *testing.T, srv *testServer, b *browser, o gameOpts) *game {
 	if hashHasToken {
 		h.fatalf("the host token stays visible in the address bar of the shared screen")
 	}
+	if o.moderator == rules.ModeratorApp {
+		g.checkControlLink()
+	}
 	// A shorter hand-over than the presets' (e2eHandOver), set as a host may in
 	// the lobby.
 	rs := g.view("").Rules
@@ -141,6 +144,41 @@ func newGame(t *testing.T, srv *testServer, b *browser, o gameOpts) *game {
 		g.phones = append(g.phones, g.join(name, lang, joinURL))
 	}
 	return g
+}
+
+// checkControlLink: on the shared screen of a game the app moderates, the
+// host's control link (the host token in its fragment) is not in the page
+// until the host asks for it and confirms; a "no" keeps it out, and hiding it
+// takes it out again.
+func (g *game) checkControlLink() {
+	g.t.Helper()
+	h, token := g.host, hostToken(g)
+	inPage := func() bool {
+		d := h.dump()
+		return strings.Contains(d.Markup, token) || strings.Contains(d.Text, token)
+	}
+	if inPage() {
+		h.fatalf("the host token is in the shared screen's page before anyone asked for it")
+	}
+	h.mustTap(`details.links summary`, 5*time.Second)
+	h.eval(`window.confirm = () => false`, nil)
+	h.mustTap(`[data-action=show_control]`, 5*time.Second)
+	if inPage() {
+		h.fatalf("the host token is in the page after the host said no")
+	}
+	h.eval(`window.confirm = () => true`, nil)
+	h.mustTap(`[data-action=show_control]`, 5*time.Second)
+	h.waitFor("the control link", `document.querySelector('details.links[open] [data-action=hide_control]')`, 5*time.Second)
+	if !inPage() {
+		h.fatalf("the control link is not on the page once asked for")
+	}
+	g.shot(h, "screen-control-link")
+	h.mustTap(`[data-action=hide_control]`, 5*time.Second)
+	h.waitFor("the link hidden", `document.querySelector('[data-action=show_control]')`, 5*time.Second)
+	if inPage() {
+		h.fatalf("the host token stays in the page after the link is hidden")
+	}
+	h.mustTap(`details.links summary`, 5*time.Second)
 }
 
 // checkQR reads the QR code's SVG as a phone's camera app would get it, and checks
