@@ -82,11 +82,13 @@ type gameOpts struct {
 	lang      string // the game's language, chosen on the home screen
 	moderator string // "app" or "host"
 	phoneLang []string
+	players   int // phones at the table; 0 for ten
 	plan      plan
 }
 
 // newGame opens the home screen on the host's 1280×800 screen, creates a game
-// through the form and seats ten phones through the join link.
+// through the form and seats the phones (ten, or o.players) through the join
+// link.
 func newGame(t *testing.T, srv *testServer, b *browser, o gameOpts) *game {
 	t.Helper()
 	g := &game{t: t, srv: srv, b: b, preset: o.preset, lang: o.lang, moderator: o.moderator, deal: map[string]rules.Role{},
@@ -136,7 +138,11 @@ func newGame(t *testing.T, srv *testServer, b *browser, o gameOpts) *game {
 		h.fatalf("QR %q and join link %q, want the QR of game %s and %s", qr.Src, qr.URL, g.code, joinURL)
 	}
 	g.checkQR(joinURL)
-	for i, name := range names {
+	table := names
+	if o.players > 0 {
+		table = names[:o.players]
+	}
+	for i, name := range table {
 		lang := ""
 		if i < len(o.phoneLang) {
 			lang = o.phoneLang[i]
