@@ -259,21 +259,64 @@ func (p *page) typeInto(sel, text string) {
 // hold presses the element sel and keeps the button down until release is called.
 func (p *page) hold(sel string) (release func()) {
 	p.t.Helper()
+	x, y := p.centre(sel)
+	p.finger(input.DispatchMouseEventTypeMouseMoved, x, y, false)
+	p.finger(input.DispatchMouseEventTypeMousePressed, x, y, true)
+	return func() { p.finger(input.DispatchMouseEventTypeMouseReleased, x, y, false) }
+}
+
+// slide does what a finger does to an element on the role card's face, which
+// is in the page only while the card is held: it presses the card, slides onto
+// sel and lets go there. It reports false, the card let go of where it was
+// pressed, when sel does not come up on the face.
+func (p *page) slide(sel string) bool {
+	p.t.Helper()
+	x, y := p.centre(".role-card")
+	p.finger(input.DispatchMouseEventTypeMouseMoved, x, y, false)
+	p.finger(input.DispatchMouseEventTypeMousePressed, x, y, true)
+	var at struct {
+		OK   bool
+		X, Y float64
+	}
+	for deadline := time.Now().Add(2 * time.Second); !at.OK && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		p.eval(fmt.Sprintf(`(() => { const el = document.querySelector(%q); if (!el) return {OK: false};
+			const r = el.getBoundingClientRect(); return {OK: true, X: r.left + r.width / 2, Y: r.top + r.height / 2}; })()`, sel), &at)
+	}
+	if !at.OK {
+		p.finger(input.DispatchMouseEventTypeMouseReleased, x, y, false)
+		return false
+	}
+	p.finger(input.DispatchMouseEventTypeMouseMoved, at.X, at.Y, true)
+	p.finger(input.DispatchMouseEventTypeMouseReleased, at.X, at.Y, false)
+	return true
+}
+
+// centre scrolls sel into view and returns the middle of its box.
+func (p *page) centre(sel string) (x, y float64) {
+	p.t.Helper()
 	var at struct{ X, Y float64 }
 	p.eval(fmt.Sprintf(`(() => { const el = document.querySelector(%q); el.scrollIntoView({block: 'center'});
 		const r = el.getBoundingClientRect(); return {X: r.left + r.width / 2, Y: r.top + r.height / 2}; })()`, sel), &at)
+	return at.X, at.Y
+}
+
+// finger sends one mouse event at x, y as a finger would: down says whether
+// the finger is on the glass (the left button held) after it; a release
+// lifts it.
+func (p *page) finger(typ input.DispatchMouseEventType, x, y float64, down bool) {
+	p.t.Helper()
 	ctx, cancel := context.WithTimeout(p.ctx, 10*time.Second)
 	defer cancel()
-	press := chromedp.MouseEvent(input.DispatchMouseEventTypeMousePressed, at.X, at.Y, chromedp.ButtonLeft, chromedp.ClickCount(1))
-	if err := chromedp.Do(ctx, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, at.X, at.Y), press); err != nil {
-		p.fatalf("press %s: %v", sel, err)
-	}
-	return func() {
-		ctx, cancel := context.WithTimeout(p.ctx, 10*time.Second)
-		defer cancel()
-		if err := chromedp.Do(ctx, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseReleased, at.X, at.Y, chromedp.ButtonLeft, chromedp.ClickCount(1))); err != nil {
-			p.fatalf("release %s: %v", sel, err)
+	ev := chromedp.MouseEvent(typ, x, y, func(e *input.DispatchMouseEventParams) {
+		if down || typ == input.DispatchMouseEventTypeMouseReleased {
+			e.Button, e.ClickCount = input.MouseButtonLeft, 1
 		}
+		if down {
+			e.Buttons = 1
+		}
+	})
+	if err := chromedp.Do(ctx, ev); err != nil {
+		p.fatalf("%s at %.0f,%.0f: %v", typ, x, y, err)
 	}
 }
 

@@ -52,6 +52,13 @@ type game struct {
 	// nightChecked holds the wakes whose phones were compared (checkNightScreens).
 	nightChecked        map[string]bool
 	nightScreensChecked int
+	// faceDownChecked counts, per role, the face-down pages compared with
+	// another card's (checkFaceDown); checksLookedAt, per player, the checks
+	// seen on the held card, and checksHeld all of them (lookAtCard).
+	faceDownChecked map[string]int
+	checksLookedAt  map[string]int
+	checksHeld      int
+	leaks           map[string]bool // the face-down leaks told, by player, kind and secret
 }
 
 // plan is how the table plays: whom to nominate and vote for.
@@ -75,15 +82,18 @@ type gameOpts struct {
 	lang      string // the game's language, chosen on the home screen
 	moderator string // "app" or "host"
 	phoneLang []string
+	players   int // phones at the table; 0 for ten
 	plan      plan
 }
 
 // newGame opens the home screen on the host's 1280×800 screen, creates a game
-// through the form and seats ten phones through the join link.
+// through the form and seats the phones (ten, or o.players) through the join
+// link.
 func newGame(t *testing.T, srv *testServer, b *browser, o gameOpts) *game {
 	t.Helper()
 	g := &game{t: t, srv: srv, b: b, preset: o.preset, lang: o.lang, moderator: o.moderator, deal: map[string]rules.Role{},
-		shots: map[string]bool{}, plan: o.plan, phaseSeen: map[rules.PhaseName]bool{}, viewsChecked: map[string]int{}, nightChecked: map[string]bool{}}
+		shots: map[string]bool{}, plan: o.plan, phaseSeen: map[rules.PhaseName]bool{}, viewsChecked: map[string]int{}, nightChecked: map[string]bool{},
+		faceDownChecked: map[string]int{}, checksLookedAt: map[string]int{}, leaks: map[string]bool{}}
 	g.host = b.newPage(t, "host", 1280, 800)
 	h := g.host
 	h.navigate(srv.URL + "/")
@@ -106,6 +116,9 @@ func newGame(t *testing.T, srv *testServer, b *browser, o gameOpts) *game {
 	if hashHasToken {
 		h.fatalf("the host token stays visible in the address bar of the shared screen")
 	}
+	if o.moderator == rules.ModeratorApp {
+		g.checkControlLink()
+	}
 	// A shorter hand-over than the presets' (e2eHandOver), set as a host may in
 	// the lobby.
 	rs := g.view("").Rules
@@ -125,7 +138,11 @@ func newGame(t *testing.T, srv *testServer, b *browser, o gameOpts) *game {
 		h.fatalf("QR %q and join link %q, want the QR of game %s and %s", qr.Src, qr.URL, g.code, joinURL)
 	}
 	g.checkQR(joinURL)
-	for i, name := range names {
+	table := names
+	if o.players > 0 {
+		table = names[:o.players]
+	}
+	for i, name := range table {
 		lang := ""
 		if i < len(o.phoneLang) {
 			lang = o.phoneLang[i]
@@ -133,6 +150,41 @@ func newGame(t *testing.T, srv *testServer, b *browser, o gameOpts) *game {
 		g.phones = append(g.phones, g.join(name, lang, joinURL))
 	}
 	return g
+}
+
+// checkControlLink: on the shared screen of a game the app moderates, the
+// host's control link (the host token in its fragment) is not in the page
+// until the host asks for it and confirms; a "no" keeps it out, and hiding it
+// takes it out again.
+func (g *game) checkControlLink() {
+	g.t.Helper()
+	h, token := g.host, hostToken(g)
+	inPage := func() bool {
+		d := h.dump()
+		return strings.Contains(d.Markup, token) || strings.Contains(d.Text, token)
+	}
+	if inPage() {
+		h.fatalf("the host token is in the shared screen's page before anyone asked for it")
+	}
+	h.mustTap(`details.links summary`, 5*time.Second)
+	h.eval(`window.confirm = () => false`, nil)
+	h.mustTap(`[data-action=show_control]`, 5*time.Second)
+	if inPage() {
+		h.fatalf("the host token is in the page after the host said no")
+	}
+	h.eval(`window.confirm = () => true`, nil)
+	h.mustTap(`[data-action=show_control]`, 5*time.Second)
+	h.waitFor("the control link", `document.querySelector('details.links[open] [data-action=hide_control]')`, 5*time.Second)
+	if !inPage() {
+		h.fatalf("the control link is not on the page once asked for")
+	}
+	g.shot(h, "screen-control-link")
+	h.mustTap(`[data-action=hide_control]`, 5*time.Second)
+	h.waitFor("the link hidden", `document.querySelector('[data-action=show_control]')`, 5*time.Second)
+	if inPage() {
+		h.fatalf("the host token stays in the page after the link is hidden")
+	}
+	h.mustTap(`details.links summary`, 5*time.Second)
 }
 
 // checkQR reads the QR code's SVG as a phone's camera app would get it, and checks
@@ -226,30 +278,18 @@ func (g *game) start() {
 	g.checkLeaks()
 }
 
-// readRole presses and holds the role card: hidden before, shown while held,
-// hidden again after.
+// readRole reads the phone's role off its card, pressed and held as a player
+// would (lookAtCard, which checks it against the deal the server made).
 func (g *game) readRole(p *player, shoot bool) {
 	g.t.Helper()
 	p.waitFor("the role card", `document.querySelector('.role-card')`, 10*time.Second)
-	var hidden bool
-	p.eval(`document.querySelector('.card-face').hidden && document.querySelector('.card-face').offsetParent === null`, &hidden)
-	if !hidden {
-		p.fatalf("the role card shows the role before it is held")
-	}
-	release := p.hold(`.role-card`)
-	p.waitFor("the role to show", `!document.querySelector('.card-face').hidden`, 5*time.Second)
-	var role string
-	p.eval(`document.querySelector('.card-face [data-my-role]').dataset.myRole`, &role)
-	if shoot || !g.shots[fmt.Sprintf("%s-%s-role-%s", g.preset, g.lang, role)] {
-		g.shot(p.page, "role-"+role)
-	}
-	release()
-	p.waitFor("the role card to hide again", `document.querySelector('.card-face').hidden`, 5*time.Second)
+	role := g.lookAtCard(p, g.view(p.token), func(role string) {
+		if shoot || !g.shots[fmt.Sprintf("%s-%s-role-%s", g.preset, g.lang, role)] {
+			g.shot(p.page, "role-"+role)
+		}
+	})
 	p.role = role
 	g.deal[p.id] = rules.Role(role)
-	if sv := g.view(p.token); sv.You == nil || string(sv.You.Role) != role {
-		p.fatalf("the card says %q, the server %v", role, sv.You)
-	}
 }
 
 // domState is what a phone's page offers now.
@@ -392,7 +432,7 @@ func (g *game) decide(ph *player, v rules.View, st domState) string {
 		return `[data-action=confirm]`
 	case rules.PhaseIntro, rules.PhaseDay, rules.PhaseDefence, rules.PhaseLastWord:
 		if g.plan.reveal && legal(v, rules.ActReveal) != nil {
-			return `[data-action=reveal]`
+			return revealSel
 		}
 		if o := legal(v, rules.ActNominate); o != nil && g.plan.nominees != nil {
 			for _, want := range g.plan.nominees(g, v) {
@@ -489,7 +529,7 @@ func (g *game) play(timeout time.Duration, during func(v rules.View)) {
 			st := ph.state()
 			if sel := g.decide(ph, v, st); sel != "" {
 				g.shotBefore(ph, v, sel)
-				if ph.tap(sel) {
+				if ph.touch(sel) {
 					acted = true
 					continue
 				}
@@ -509,7 +549,8 @@ func (g *game) play(timeout time.Duration, during func(v rules.View)) {
 	}
 }
 
-// shotBefore takes the screenshots of a phone's key screens just before it acts.
+// shotBefore takes the screenshots of a phone's key screens just before it
+// acts; before the Commissar's reveal, of his held card, audited too.
 func (g *game) shotBefore(ph *player, v rules.View, sel string) {
 	what := ""
 	switch v.Phase.Name {
@@ -518,6 +559,10 @@ func (g *game) shotBefore(ph *player, v rules.View, sel string) {
 			what = "night-picked"
 		}
 	case rules.PhaseDay:
+		if sel == revealSel {
+			g.auditHeldCard(ph, sel, "card-reveal")
+			return
+		}
 		if strings.Contains(sel, "nominate") {
 			what = "day-speech"
 		}
@@ -549,6 +594,8 @@ func (g *game) onPhase(pub rules.View) {
 	}
 	g.checkLeaks()
 	g.checkPages()
+	g.checkFaceDown()
+	g.checkNewChecks(pub)
 }
 
 // finish waits for every screen to show the end, checks the winner and the roles
@@ -596,6 +643,7 @@ func (g *game) finish() rules.View {
 	if pub.Phase.Night >= 2 && g.nightScreensChecked == 0 {
 		g.t.Error("no night's phones were compared")
 	}
+	g.checkCardsChecked()
 	g.checkLags(g.reportLags())
 	if os.Getenv("E2E_DEBUG") != "" {
 		g.t.Logf("views checked for leaks: %v", g.viewsChecked)

@@ -230,6 +230,12 @@ func TestScreens(t *testing.T) {
 	s.screen.mustTap(`[data-action=voice]`, 5*time.Second)
 	s.screen.mustTap(`[data-action=cues]`, 5*time.Second)
 	s.screen.waitFor("the sound switched", `localStorage.getItem('cs.voice') === 'true' && localStorage.getItem('cs.cues') === 'false' && document.querySelector('[data-action=voice]').getAttribute('aria-pressed') === 'true' && document.querySelector('[data-action=cues]').getAttribute('aria-pressed') === 'false'`, 5*time.Second)
+	// The host's control link, asked for and shown under "Links" (the game's
+	// tests check that it is not in the page before).
+	s.screen.eval(`window.confirm = () => true`, nil)
+	s.screen.mustTap(`details.links summary`, 5*time.Second)
+	s.screen.mustTap(`[data-action=show_control]`, 5*time.Second)
+	s.capture(s.screen, "lobby-control-link", `document.querySelector('details.links[open] [data-action=hide_control]')`)
 	// The public screen opened at another address than the server's public one
 	// (localhost, not 127.0.0.1) prints the join link the QR code holds.
 	s.screen.navigate(strings.Replace(srv.URL, "127.0.0.1", "localhost", 1) + "/?p=1#screen=" + g.Code)

@@ -130,8 +130,9 @@ func (g *game) reportLags() map[string][]time.Duration {
 
 // checkNightScreens waits until every living phone shows the wake that v
 // opens, before anyone taps in it, and checks that their pages are the same
-// outside the held role card, whatever their card: the same words, the same
-// seats, the same buttons. Only each player's own seat and name may differ.
+// whatever their card, the role card lying face down included: the same
+// words, the same seats, the same buttons. Only each player's own seat and
+// name may differ.
 func (g *game) checkNightScreens(v rules.View) {
 	g.t.Helper()
 	var living []*player
@@ -157,7 +158,7 @@ func (g *game) checkNightScreens(v rules.View) {
 		var s screen
 		ph.eval(`(() => {
 			const c = document.body.cloneNode(true);
-			c.querySelectorAll('.role-card-wrap, #wake-card').forEach((e) => e.remove());
+			c.querySelectorAll('#wake-card').forEach((e) => e.remove());
 			c.querySelectorAll('.js-timer, .js-closing').forEach((e) => { e.textContent = ''; });
 			c.querySelectorAll('.who[data-me]').forEach((e) => { e.textContent = ''; });
 			// A seat picked but not confirmed is the holder's own doing, like text
@@ -195,7 +196,7 @@ func (g *game) checkNightScreens(v rules.View) {
 			b := screens[ph.id]
 			compared++
 			if a.Rest != b.Rest {
-				g.t.Errorf("night %d wake %d: the pages of %s (%s) and %s (%s) differ outside the role card: %s",
+				g.t.Errorf("night %d wake %d: the pages of %s (%s) and %s (%s) differ: %s",
 					v.Phase.Night, v.Phase.Wake, first.id, first.role, ph.id, ph.role, firstDiff(a.Rest, b.Rest))
 				continue
 			}

@@ -19,7 +19,6 @@ const app = {
   t: makeT('en'),
   screen: null,
   session: null,
-  holding: false,
   draftName: '',
   // setLang switches the interface language; remember=false follows the game's
   // language without storing a personal choice.
@@ -46,7 +45,6 @@ function route() {
   if (app.screen) app.screen.unmount();
   app.screen = null;
   app.session = null;
-  app.holding = false;
   window.scrollTo(0, 0);
   const path = location.pathname;
   const hash = new URLSearchParams(location.hash.replace(/^#/, ''));
@@ -80,17 +78,5 @@ function route() {
 
 window.addEventListener('popstate', route);
 window.addEventListener('hashchange', route);
-// Release a held role card wherever the finger is lifted.
-document.addEventListener('pointerup', () => {
-  if (app.holding) {
-    app.holding = false;
-    for (const el of document.querySelectorAll('.role-card.open')) {
-      el.classList.remove('open');
-      el.setAttribute('aria-pressed', 'false');
-      const face = el.querySelector('.card-face');
-      if (face) face.hidden = true;
-    }
-  }
-});
 
 route();

@@ -362,6 +362,7 @@ export default {
   'card.team': 'Team: {team}',
   'card.mates': 'Your team: {names}',
   'card.hidden': 'Role hidden',
+  'card.reveal': 'To show your card to everyone, slide your finger here and let go:',
 
   // Night.
   'night.title': 'Night {night}',
@@ -598,6 +599,9 @@ export default {
   'host.fullscreen': 'Full screen',
   'host.links': 'Links',
   'host.control_link': 'Your control link. Keep it to yourself: it lets anyone run this game.',
+  'host.control_link.show': 'Show the host’s link',
+  'host.control_link.confirm': 'Everyone can see this screen — show the link that controls the game?',
+  'host.control_link.hide': 'Hide the host’s link',
   'host.screen_link': 'Shared screen link, for a TV or projector:',
   'host.join_link': 'Join link for players:',
   'host.warn': 'Warn {name}',

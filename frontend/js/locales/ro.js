@@ -343,6 +343,7 @@ export default {
   'card.team': 'Echipa: {team}',
   'card.mates': 'Echipa ta: {names}',
   'card.hidden': 'Rol ascuns',
+  'card.reveal': 'Ca să-ți arăți cartea tuturor, glisează degetul aici și ridică-l:',
 
   'night.title': 'Noaptea {night}',
   'night.meeting': 'Noapte de cunoaștere: în noaptea asta nimeni nu e ucis sau verificat.',
@@ -570,6 +571,9 @@ export default {
   'host.fullscreen': 'Ecran complet',
   'host.links': 'Linkuri',
   'host.control_link': 'Linkul tău de control. Nu-l arăta nimănui: cu el se poate conduce jocul.',
+  'host.control_link.show': 'Arată linkul gazdei',
+  'host.control_link.confirm': 'Toată lumea vede acest ecran — arăți linkul care controlează jocul?',
+  'host.control_link.hide': 'Ascunde linkul gazdei',
   'host.screen_link': 'Linkul ecranului comun, pentru televizor sau proiector:',
   'host.join_link': 'Linkul de intrare pentru jucători:',
   'host.warn': 'Avertisment pentru {name}',

@@ -343,6 +343,7 @@ export default {
   'card.team': 'Команда: {team}',
   'card.mates': 'Ваша команда: {names}',
   'card.hidden': 'Роль скрыта',
+  'card.reveal': 'Чтобы открыть карту всем, проведите пальцем сюда и отпустите:',
 
   'night.title': 'Ночь {night}',
   'night.meeting': 'Ночь знакомства: сегодня никого не убивают и не проверяют.',
@@ -570,6 +571,9 @@ export default {
   'host.fullscreen': 'Во весь экран',
   'host.links': 'Ссылки',
   'host.control_link': 'Ссылка управления. Никому не показывайте: с ней можно вести эту игру.',
+  'host.control_link.show': 'Показать ссылку ведущего',
+  'host.control_link.confirm': 'Этот экран видят все — показать ссылку, которая управляет игрой?',
+  'host.control_link.hide': 'Скрыть ссылку ведущего',
   'host.screen_link': 'Ссылка общего экрана, для телевизора или проектора:',
   'host.join_link': 'Ссылка для входа игроков:',
   'host.warn': 'Фол игроку {name}',

@@ -23,6 +23,7 @@ export function hostScreen(app, code, token) {
   let fouls = false;
   let foul = ''; // the foul the next warning or removal names (R-SPORT-16)
   let again = false; // "play again" asked, waiting for the answer
+  let controlShown = false; // the host asked for the control link on the shared screen
   // The join link the server gives in the lobby: the address the QR code holds
   // (its PUBLIC_URL, locally the LAN address), not this page's own.
   let joinUrl = `${location.origin}/join/${code}`;
@@ -359,18 +360,38 @@ export function hostScreen(app, code, token) {
   }
 
   function links(t, v) {
-    const origin = location.origin;
     // The screen link goes to another device, so it takes the reachable
-    // address the join link has; the control link stays this device's own.
-    const base = joinUrl.replace(/\/join\/[^/]*$/, '') || origin;
-    const control = `${origin}/#host=${code}&t=${token}`;
-    const screen = `${base}/#screen=${code}`;
-    const row = (labelKey, url, secret) => h('div', { class: 'link-row' }, h('p', { class: secret ? 'warn-text' : '' }, t(labelKey)),
+    // address the join link has.
+    const base = joinUrl.replace(/\/join\/[^/]*$/, '') || location.origin;
+    // A redraw keeps the links unfolded or folded as the page has them now: a
+    // toggle event would come after the redraw that replaced its element.
+    const open = !!(document.querySelector('details.links') || {}).open;
+    return h('details', { class: 'links', open }, h('summary', null, t('host.links')),
+      linkRow(t, 'host.join_link', joinUrl), linkRow(t, 'host.screen_link', `${base}/#screen=${code}`), controlLink(t, v),
+      h('p', { class: 'muted small' }, t('host.rules_summary', { preset: t('preset.' + (v.rules.preset || 'custom')) })));
+  }
+
+  // controlLink is the link that runs the game (its token in the fragment),
+  // this device's own address. Where the app moderates, this is the room's
+  // shared screen: the link is put on the page only once the host asks for it
+  // and confirms, and leaves the page when hidden again. A moderator's
+  // console is the moderator's own device, and shows it.
+  function controlLink(t, v) {
+    const link = () => linkRow(t, 'host.control_link', `${location.origin}/#host=${code}&t=${token}`, true);
+    if (v.moderator === 'host') return link();
+    const toggle = (action, key, onclick) => h('button', { type: 'button', class: 'secondary', dataset: { action, focus: 'control_link' }, onclick }, t(key));
+    if (controlShown) return [link(), toggle('hide_control', 'host.control_link.hide', () => { controlShown = false; render(); })];
+    return toggle('show_control', 'host.control_link.show', () => {
+      if (!window.confirm(t('host.control_link.confirm'))) return;
+      controlShown = true;
+      render();
+    });
+  }
+
+  function linkRow(t, labelKey, url, secret) {
+    return h('div', { class: 'link-row' }, h('p', { class: secret ? 'warn-text' : '' }, t(labelKey)),
       h('input', { type: 'text', readonly: true, value: url, 'aria-label': t(labelKey), onfocus: (e) => e.target.select() }),
       h('button', { type: 'button', class: 'secondary', onclick: (e) => copy(url, e.target) }, t('common.copy')));
-    return h('details', { class: 'links' }, h('summary', null, t('host.links')),
-      row('host.join_link', joinUrl), row('host.screen_link', screen), token ? row('host.control_link', control, true) : null,
-      h('p', { class: 'muted small' }, t('host.rules_summary', { preset: t('preset.' + (v.rules.preset || 'custom')) })));
   }
 
   function copy(text, btn) {

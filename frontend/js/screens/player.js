@@ -28,8 +28,18 @@ export function playerScreen(app, code) {
   // pendingJoin is a join that got no answer ({name, joinId}): sent again with
   // the same id, it gets the seat it may have taken rather than a second one.
   let pendingJoin = null;
+  let holding = false; // the role card is pressed and held, face up
   const act = (a) => session.act(a);
   const has = (v, type) => (v.actions || []).find((a) => a.type === type);
+
+  // A card drawn again while held (a new view came in) missed the press that
+  // opened it: the finger lifted anywhere turns it face down.
+  const letGo = () => {
+    if (!holding) return;
+    holding = false;
+    for (const card of document.querySelectorAll('.role-card.open')) faceDown(card);
+  };
+  document.addEventListener('pointerup', letGo);
 
   const stored = api.seat.get(code);
   if (stored && stored.token) startSession(stored);
@@ -483,14 +493,6 @@ export function playerScreen(app, code) {
     } else if (name === 'day' && handRaised(v, me)) {
       out.push(h('p', { class: 'muted' }, '✓ ' + t('day.hand_raised')));
     }
-    if (has(v, 'reveal')) {
-      out.push(h('section', { class: 'card' },
-        h('button', {
-          type: 'button', class: 'secondary', disabled: session.busy, dataset: { action: 'reveal' },
-          onclick: () => { if (window.confirm(t('day.reveal.help'))) act({ type: 'reveal' }); },
-        }, t('day.reveal')),
-        h('p', { class: 'muted small' }, t('day.reveal.help'))));
-    }
     if (name === 'day' || name === 'defence') out.push(nominations(t, v, P));
     return out;
   }
@@ -585,72 +587,111 @@ export function playerScreen(app, code) {
       h('ul', { class: 'tally' }, voteLines(ev, { t, players: idx, rules: v.rules }).map((l) => h('li', null, l))));
   }
 
-  // roleCard is hidden until pressed and held: role, team, teammates, tonight's
-  // meaning of a tap and the checks. Everything a neighbour must not read is
-  // here and nowhere else. Where the role has two acts tonight the finger slides
-  // onto one and lets go to choose it (arrow keys while Space holds the card).
+  // roleCard is the player's card, face down until pressed and held. Its face
+  // (cardFace) is built on the press and leaves the page on the release, so
+  // that a phone lying on the table holds none of it, not even hidden. Where
+  // the role has two acts tonight the finger slides onto one and lets go to
+  // choose it (arrow keys while Space holds the card); the Commissar's reveal
+  // is made the same way (Enter while Space holds the card).
   function roleCard(t, v, me) {
-    const mates = v.players.filter((p) => p.id !== me.id && p.team === 'mafia');
-    const idx = playerIndex(v.players);
-    const P = (id) => playerLabel(t, idx, id);
-    const latest = latestCheck(me, v);
-    const content = h('div', { class: 'card-face', hidden: !app.holding, 'aria-live': 'polite' },
-      h('p', { class: 'small muted' }, t('card.your_role')),
-      h('p', { class: 'role-name', dataset: { myRole: me.role } }, (ICON[me.team] || '') + ' ' + t(roleKey(me.role, v.rules))),
-      h('p', null, t('card.team', { team: t('team.' + me.team) })),
-      h('p', { class: 'small' }, t(roleKey(me.role, v.rules) + '.help')),
-      me.team === 'mafia' && mates.length ? h('p', { class: 'mates' }, t('card.mates', { names: t.list(mates.map((p) => t('player.with_role', { player: P(p.id), role: t(roleKey(p.role, v.rules)) }))) })) : null,
-      tonight(t, v, me, P),
-      latest ? h('p', { class: 'check-result', role: 'status' }, checkText(t, v, latest, P)) : null,
-      me.checks && me.checks.length ? h('div', null, h('h3', null, t('check.title')),
-        h('ul', null, me.checks.map((c) => h('li', null, checkText(t, v, c, P))))) : null);
-    const show = () => { app.holding = true; content.hidden = false; btn.classList.add('open'); btn.setAttribute('aria-pressed', 'true'); };
-    const hide = () => { app.holding = false; content.hidden = true; btn.classList.remove('open'); btn.setAttribute('aria-pressed', 'false'); };
-    // choose marks the act chosen on the card in place: nothing outside the
-    // card changes, and the card keeps its focus while held.
-    const choose = (type) => {
-      app.nightMode = { key: nightKey(v), type };
-      for (const el of content.querySelectorAll('[data-night-mode]')) {
-        const on = el.dataset.nightMode === type;
-        el.classList.toggle('chosen', on);
-        el.setAttribute('aria-checked', on ? 'true' : 'false');
-      }
+    const faceUp = () => {
+      holding = true;
+      btn.classList.add('open');
+      btn.setAttribute('aria-pressed', 'true');
+      const old = btn.querySelector('.card-face');
+      if (old) old.remove();
+      btn.append(cardFace(t, v, me));
+      session.tick(); // the mafia's countdown on the face shows at once
     };
+    const hide = () => { holding = false; faceDown(btn); };
+    // choose keeps the act chosen for this wake; nothing outside the card changes.
+    const choose = (type) => { app.nightMode = { key: nightKey(v), type }; };
+    const reveal = () => { if (window.confirm(t('day.reveal.help'))) act({ type: 'reveal' }); };
     const btn = h('button', {
-      type: 'button', class: ['role-card', app.holding && 'open'], 'aria-pressed': app.holding ? 'true' : 'false', dataset: { focus: 'rolecard' },
-      onpointerdown: (e) => { e.preventDefault(); show(); },
+      type: 'button', class: 'role-card', 'aria-pressed': 'false', dataset: { focus: 'rolecard' },
+      onpointerdown: (e) => { e.preventDefault(); faceUp(); },
       onpointerup: (e) => {
+        // What the finger lets go on is read before the face leaves the page.
         const under = document.elementFromPoint(e.clientX, e.clientY);
-        const mode = under && under.closest('[data-night-mode]');
+        const on = under && btn.contains(under) ? under.closest('[data-night-mode], [data-card-act]') : null;
         hide();
-        if (mode && btn.contains(mode)) choose(mode.dataset.nightMode);
+        if (on && on.dataset.nightMode) choose(on.dataset.nightMode);
+        else if (on && on.dataset.cardAct === 'reveal') reveal();
       },
       onpointercancel: hide, onpointerleave: hide,
       onkeydown: (e) => {
-        if (e.key === ' ' || e.key === 'Enter') { e.preventDefault(); show(); return; }
+        if (e.key === ' ' || e.key === 'Enter') {
+          e.preventDefault();
+          if (!holding) faceUp();
+          else if (e.key === 'Enter' && !e.repeat && has(v, 'reveal')) { hide(); reveal(); }
+          return;
+        }
         const tasks = nightTasks(v);
-        if (app.holding && tasks.length > 1 && (e.key === 'ArrowLeft' || e.key === 'ArrowRight')) {
+        if (holding && tasks.length > 1 && (e.key === 'ArrowLeft' || e.key === 'ArrowRight')) {
           e.preventDefault();
           const i = tasks.indexOf(nightTask(v));
           choose(tasks[(i + (e.key === 'ArrowRight' ? 1 : tasks.length - 1)) % tasks.length].type);
+          faceUp();
         }
       },
       onkeyup: (e) => { if (e.key === ' ' || e.key === 'Enter') hide(); },
       onblur: hide, oncontextmenu: (e) => e.preventDefault(),
     },
     h('span', { class: 'hold-label' }, t('card.hold')),
-    h('span', { class: 'small muted hold-hint' }, t('card.hint')),
-    content);
+    h('span', { class: 'small muted hold-hint' }, t('card.hint')));
+    if (holding) faceUp(); // drawn again while held: a new view came in
     return h('div', { class: 'role-card-wrap' }, btn);
+  }
+
+  // cardFace is what the held card shows: role, team, teammates, the
+  // Commissar's reveal, tonight's meaning of a tap and the checks. Everything
+  // a neighbour must not read is here and nowhere else. It is no live region:
+  // a screen reader reads it where its focus is, on the held card, and never
+  // announces it by itself through the phone's speaker.
+  function cardFace(t, v, me) {
+    const mates = v.players.filter((p) => p.id !== me.id && p.team === 'mafia');
+    const idx = playerIndex(v.players);
+    const P = (id) => playerLabel(t, idx, id);
+    const latest = latestCheck(me, v);
+    return h('div', { class: 'card-face' },
+      h('p', { class: 'small muted' }, t('card.your_role')),
+      h('p', { class: 'role-name', dataset: { myRole: me.role } }, (ICON[me.team] || '') + ' ' + t(roleKey(me.role, v.rules))),
+      h('p', null, t('card.team', { team: t('team.' + me.team) })),
+      has(v, 'reveal') ? revealAct(t) : null,
+      h('p', { class: 'small' }, t(roleKey(me.role, v.rules) + '.help')),
+      me.team === 'mafia' && mates.length ? h('p', { class: 'mates' }, t('card.mates', { names: t.list(mates.map((p) => t('player.with_role', { player: P(p.id), role: t(roleKey(p.role, v.rules)) }))) })) : null,
+      tonight(t, v, me, P),
+      latest ? h('p', { class: 'check-result' }, checkText(t, v, latest, P)) : null,
+      me.checks && me.checks.length ? h('div', null, h('h3', null, t('check.title')),
+        h('ul', null, me.checks.map((c) => h('li', null, checkText(t, v, c, P))))) : null);
+  }
+
+  // revealAct is the Commissar's reveal (R-PARTY-04) on his held card: a
+  // button anywhere else would tell a neighbour who he is. It sits at the top
+  // of the face, away from where the finger that opened the card lets go.
+  function revealAct(t) {
+    return h('div', { class: 'card-acts' },
+      h('p', null, t('card.reveal')),
+      h('span', { class: 'card-act', dataset: { cardAct: 'reveal' } }, t('day.reveal')),
+      h('p', { class: 'small muted' }, t('day.reveal.help')));
   }
 
   return {
     unmount() {
       if (session) session.stop();
+      document.removeEventListener('pointerup', letGo);
     },
     rerender() {
       if (session) render();
       else renderJoin();
     },
   };
+}
+
+// faceDown turns a held role card over again: its face leaves the page.
+function faceDown(card) {
+  card.classList.remove('open');
+  card.setAttribute('aria-pressed', 'false');
+  const face = card.querySelector('.card-face');
+  if (face) face.remove();
 }
