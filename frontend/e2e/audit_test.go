@@ -16,6 +16,8 @@ import (
 //   - a word broken across two lines (a name split mid-word);
 //   - a tap target smaller than 44 × 44 px (a radio or checkbox counts as its
 //     label);
+//   - a drop-down cut short: a select with an option whose words are wider
+//     than the control (it shows the chosen one in its own width);
 //   - text whose contrast with what is behind it is below 4.5:1, opacity and
 //     translucent backgrounds included (disabled controls are exempt);
 //   - text in the wrong language: a message key left untranslated, a
@@ -31,7 +33,10 @@ const auditJS = `((lang, allow) => {
 	const problems = [];
 	const add = (p) => { if (!problems.includes(p)) problems.push(p); };
 	const vw = document.documentElement.clientWidth;
-	const srOnly = (el) => !!el.closest('.sr-only');
+	// Text kept for screen readers only: the .sr-only class, or the same
+	// styles set by a media query (a 1 px, clipped, absolute box).
+	const clippedAway = (e) => { const cs = getComputedStyle(e); return cs.position === 'absolute' && cs.overflow === 'hidden' && e.getBoundingClientRect().width <= 1; };
+	const srOnly = (el) => { for (let e = el; e && e !== document.body; e = e.parentElement) if (e.classList.contains('sr-only') || clippedAway(e)) return true; return false; };
 	const shown = (el) => {
 		const r = el.getBoundingClientRect();
 		if (r.width === 0 || r.height === 0) return false;
@@ -76,9 +81,11 @@ const auditJS = `((lang, allow) => {
 		if (skip(el) || !n.data.trim()) continue;
 		const other = el.closest('[lang]');
 		if (other && other.getAttribute('lang') !== lang && other !== document.documentElement) continue;
-		if (srOnly(el)) { texts.push(n.data); continue; }
+		// Text on both sides of a <wbr> (a place to break a link) is one word.
+		const push = (text) => { if (n.previousSibling && n.previousSibling.nodeName === 'WBR' && texts.length) texts[texts.length - 1] += text; else texts.push(text); };
+		if (srOnly(el)) { push(n.data); continue; }
 		if (!shown(el)) continue;
-		texts.push(n.data);
+		push(n.data);
 		for (const m of n.data.matchAll(/[^\s\-–—\/]{2,}/g)) {
 			range.setStart(n, m.index);
 			range.setEnd(n, m.index + m[0].length);
@@ -98,6 +105,23 @@ const auditJS = `((lang, allow) => {
 		if (!shown(target)) continue;
 		const r = target.getBoundingClientRect();
 		if (r.width < 43.5 || r.height < 43.5) add('small target: ' + desc(target) + ' is ' + Math.round(r.width) + '×' + Math.round(r.height) + 'px');
+	}
+
+	// Drop-downs: each option measured in a copy of the select as wide as its
+	// words want.
+	for (const sel of document.querySelectorAll('select')) {
+		if (srOnly(sel) || !shown(sel)) continue;
+		const has = sel.getBoundingClientRect().width;
+		for (const opt of sel.options) {
+			const probe = sel.cloneNode(false);
+			probe.removeAttribute('id');
+			probe.append(new Option(opt.text));
+			Object.assign(probe.style, { position: 'absolute', visibility: 'hidden', width: 'auto', minWidth: '0', maxWidth: 'none' });
+			sel.parentElement.append(probe);
+			const needs = probe.getBoundingClientRect().width;
+			probe.remove();
+			if (needs > has + 1) add('cut label: ' + desc(sel) + ' shows "' + opt.text + '" in ' + Math.round(has) + ' of ' + Math.round(needs) + 'px');
+		}
 	}
 
 	// Contrast.
@@ -202,14 +226,86 @@ func TestAuditFindsProblems(t *testing.T) {
 		narrow.append(wide);
 		add('p', 'Достопримечательности', { width: '4em', overflowWrap: 'anywhere' });
 		add('p', 'phase.closing {count} Game over', {});
+		const sel = add('select', '', { width: '100px' });
+		sel.append(new Option('Короткий'), new Option('Очень длинное название варианта, которое не помещается'));
 		document.querySelector('main').append(box);
 		return true;
 	})()`, nil)
 	got := strings.Join(p.audit("ru", nil), "\n")
-	for _, want := range []string{"contrast", "small target", "sticks out", "broken word", "untranslated key: phase.closing", "unfilled placeholder: {count}", "Latin text on a ru page: Game"} {
+	for _, want := range []string{"contrast", "small target", "sticks out", "broken word", "cut label", "untranslated key: phase.closing", "unfilled placeholder: {count}", "Latin text on a ru page: Game"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the audit missed %q; it found:\n%s", want, got)
 		}
 	}
 	p.checkErrors()
+}
+
+// pickFit is how a phone's pick (the night's tap, a vote) sits in its screen.
+type pickFit struct {
+	Found       bool // the page is a pick: its seats and Confirm
+	PageScrolls bool // the page is taller than the screen
+	GridScrolls bool // the seats scroll in their own box
+	InView      bool // Confirm is inside the screen
+	Free        bool // and nothing covers it (the role card, the wake banner)
+	Buttons     int  // in the grid: the seats, and the one for none
+	Needs, Has  int  // the grid's height, and the height it is shown in
+}
+
+const pickFitJS = `(() => {
+	const c = document.querySelector('main.fit .fit-card [data-action=confirm]');
+	const grid = document.querySelector('main.fit .fit-card .targets');
+	if (!c || !grid) return { Found: false };
+	const r = c.getBoundingClientRect();
+	const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+	return { Found: true, PageScrolls: document.documentElement.scrollHeight > innerHeight + 1,
+		GridScrolls: grid.scrollHeight > grid.clientHeight + 1, InView: r.top >= 0 && r.bottom <= innerHeight,
+		Free: !!top && (top === c || c.contains(top)), Buttons: grid.children.length, Needs: grid.scrollHeight, Has: grid.clientHeight };
+})()`
+
+// pickProblems checks a phone's pick page of seats (and a button for none) as
+// the night and the vote promise: with up to 12 seats it fits the screen,
+// nothing scrolls; with more, only the seats scroll; Confirm is always in
+// view and free to tap.
+func (p *page) pickProblems(seats int) []string {
+	p.t.Helper()
+	p.scrollTop()
+	var f pickFit
+	p.eval(pickFitJS, &f)
+	var out []string
+	switch {
+	case !f.Found:
+		return []string{"no pick with Confirm on the page"}
+	case f.Buttons != seats+1:
+		out = append(out, fmt.Sprintf("the grid has %d buttons for %d seats and none", f.Buttons, seats))
+	}
+	if f.PageScrolls {
+		out = append(out, "the page scrolls")
+	}
+	if seats <= 12 && f.GridScrolls {
+		out = append(out, fmt.Sprintf("the seats scroll with %d of them: %d px shown in %d", seats, f.Needs, f.Has))
+	}
+	if !f.InView || !f.Free {
+		out = append(out, fmt.Sprintf("Confirm is not in view and free to tap (in view %v, free %v)", f.InView, f.Free))
+	}
+	return out
+}
+
+// inViewJS reports whether the element sel is wholly inside the window, below
+// the sticky top bar, without scrolling.
+const inViewJS = `((sel) => {
+	const el = document.querySelector(sel);
+	if (!el) return 'missing';
+	const r = el.getBoundingClientRect();
+	const bar = document.querySelector('.topbar');
+	const top = bar ? bar.getBoundingClientRect().bottom : 0;
+	return r.top >= top - 1 && r.bottom <= innerHeight + 1 ? '' : 'at ' + Math.round(r.top) + '–' + Math.round(r.bottom) + ' px, the window shows ' + Math.round(top) + '–' + innerHeight;
+})`
+
+// outOfView says where sel is when it is not wholly in view as the page
+// stands (not scrolled to it), or "" when it is.
+func (p *page) outOfView(sel string) string {
+	p.t.Helper()
+	var why string
+	p.eval(fmt.Sprintf(`%s(%q)`, inViewJS, sel), &why)
+	return why
 }

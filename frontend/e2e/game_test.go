@@ -106,6 +106,11 @@ func newGame(t *testing.T, srv *testServer, b *browser, o gameOpts) *game {
 	h.eval(fmt.Sprintf(`(() => { const s = document.querySelector('select[name=lang]'); s.value = %q; s.dispatchEvent(new Event('change')); })()`, o.lang), nil)
 	g.shot(h, "home")
 	h.mustTap(`[data-action=create]`, 5*time.Second)
+	if o.moderator == rules.ModeratorHost {
+		// The device that makes a game a person moderates says what it is:
+		// here the moderator's own, which becomes the console.
+		h.mustTap(`[data-action=device][data-device=host]`, 5*time.Second)
+	}
 	h.waitFor("the host's lobby", `document.querySelector('main[data-phase=lobby]')`, 20*time.Second)
 	h.eval(`new URLSearchParams(location.hash.slice(1)).get('host')`, &g.code)
 	if g.code == "" {
@@ -300,7 +305,7 @@ type domState struct {
 	Day     int             `json:"day"`
 	Night   int             `json:"night"`
 	Wake    int             `json:"wake"`
-	Picked  *string         `json:"picked"` // the night's seat picked, "" for nobody; null before a pick
+	Picked  *string         `json:"picked"` // the seat picked to confirm (the night's, a vote's), "" for none; null before a pick
 	Busy    bool            `json:"busy"`
 	Stale   bool            `json:"stale"`
 	Actions []string        `json:"actions"`
@@ -316,7 +321,7 @@ const stateJS = `(() => {
 	return {
 		phase: d.phase || '', version: Number(d.version || -1), tick: Number(d.tick || 0), day: Number(d.day || 0), night: Number(d.night || 0), wake: Number(d.wake || 0), busy: !!m && m.getAttribute('aria-busy') === 'true',
 		stale: document.body.classList.contains('stale'),
-		picked: (() => { const b = document.querySelector('.targets[data-task="night"] [aria-pressed="true"]'); return b ? b.dataset.target : null; })(),
+		picked: (() => { const b = document.querySelector('.targets [aria-pressed="true"]'); return b ? b.dataset.target : null; })(),
 		actions: [...document.querySelectorAll('button[data-action]:not([disabled])')].map((b) => b.dataset.action),
 		tasks: [...document.querySelectorAll('.targets[data-task]')].map((c) => ({ task: c.dataset.task,
 			targets: [...c.querySelectorAll('button[data-target]:not([disabled])')].map((b) => b.dataset.target) })),
@@ -452,15 +457,16 @@ func (g *game) decide(ph *player, v rules.View, st domState) string {
 			return `[data-action=end_speech]`
 		}
 	case rules.PhaseVote:
+		// A vote is picked, then confirmed, as the night's tap.
 		if o := legal(v, rules.ActVote); o != nil {
 			target := g.plan.vote(g, ph, v)
-			if target == "" && o.Abstain {
-				return `[data-action=abstain]`
-			}
-			if !slices.Contains(o.Targets, target) {
+			if !slices.Contains(o.Targets, target) && !(target == "" && o.Abstain) {
 				target = o.Targets[0]
 			}
-			return fmt.Sprintf(`.targets[data-task="vote"] [data-target=%q]`, target)
+			if st.Picked == nil || *st.Picked != target {
+				return fmt.Sprintf(`.targets[data-task="vote"] [data-target=%q]`, target)
+			}
+			return `[data-action=confirm]`
 		}
 	case rules.PhaseVoteAll:
 		if legal(v, rules.ActVoteAll) != nil {
@@ -567,7 +573,9 @@ func (g *game) shotBefore(ph *player, v rules.View, sel string) {
 			what = "day-speech"
 		}
 	case rules.PhaseVote:
-		what = "vote"
+		if strings.Contains(sel, "confirm") {
+			what = "vote"
+		}
 	case rules.PhaseVoteAll:
 		what = "vote-all"
 	case rules.PhaseDefence:

@@ -31,8 +31,9 @@ func TestHomeAndLinks(t *testing.T) {
 	// The form is drawn once the rules' schema has come (GET /api/rules).
 	phone.waitFor("the rules form", `document.querySelector('details.options')`, 10*time.Second)
 
-	// Custom rules: changing an option makes the rule set custom, each option has
-	// its one-line help, and the share link carries the change.
+	// Changing the rules: an option changed keeps the rule set and says so
+	// ("Sport, changed: …"), each option has its one-line help, and the share
+	// link carries the rule set and the change.
 	phone.eval(`document.querySelector('details.options').open = true`, nil)
 	var helps int
 	phone.eval(`document.querySelectorAll('details.options .opt .help').length`, &helps)
@@ -40,28 +41,58 @@ func TestHomeAndLinks(t *testing.T) {
 		t.Errorf("only %d options have a help line", helps)
 	}
 	phone.eval(`(() => { const i = document.querySelector('#opt-speech'); i.value = '45'; i.dispatchEvent(new Event('change')); })()`, nil)
-	phone.waitFor("the custom rule set", `document.querySelector('input[name=preset][value=custom]').checked`, 5*time.Second)
+	phone.waitFor("the rule set kept, changed", `document.querySelector('input[name=preset][value=sport]').checked && document.querySelector('.rules-name')`, 5*time.Second)
 	phone.mustTap(`#opt-doctor`, 5*time.Second)
 	phone.waitFor("the doctor option", `document.querySelector('#opt-doctor').checked`, 5*time.Second)
+	var said, want string
+	phone.eval(`document.querySelector('.rules-name').textContent`, &said)
+	phone.eval(`(async () => { const { makeT } = await import('/js/i18n.js'); const t = makeT('ro');
+		return t('rules.changed', { preset: t('preset.sport'), changes: t.list([t('rules.change', { option: t('opt.doctor'), value: t('opt.on') }),
+			t('rules.change', { option: t('opt.speech'), value: t('rules.seconds', { count: 45 }) })]) }); })()`, &want)
+	if said != want {
+		t.Errorf("the changed rules are named %q, want %q", said, want)
+	}
+	// A choice is a row of radios, its words whole.
+	phone.mustTap(`input[name=opt-ties][value=none]`, 5*time.Second)
+	phone.waitFor("the tie option", `document.querySelector('input[name=opt-ties][value=none]').checked`, 5*time.Second)
 	var share string
 	phone.eval(`document.querySelector('.share input').value`, &share)
-	if !strings.Contains(share, "/new?preset=custom") || !strings.Contains(share, "speech=45") || !strings.Contains(share, "doctor=1") {
-		t.Errorf("share link %q lacks the custom rules", share)
+	if !strings.Contains(share, "/new?preset=sport") || !strings.Contains(share, "speech=45") || !strings.Contains(share, "doctor=1") || !strings.Contains(share, "ties=none") {
+		t.Errorf("share link %q lacks the rule set and its changes", share)
+	}
+	if got := phone.audit("ro", nil); len(got) != 0 {
+		t.Errorf("the rules unfolded: %v", got)
 	}
 	phone.eval(`document.querySelector('#opt-speech').scrollIntoView({block: 'center'})`, nil)
 	phone.screenshot("home-ro-custom-360")
 
-	// The share link starts a game with those rules at once, on the host's screen.
+	// The share link starts a game with those rules at once, on the host's
+	// screen: Sport, changed, in the game's language (Romanian) for the
+	// players, while the host's page keeps its own (English).
 	screen := b.newPage(t, "screen", 1280, 800)
 	screen.navigate(share)
-	screen.waitFor("the lobby of the shared rules", `document.querySelector('main[data-phase=lobby] img.qr')`, 20*time.Second)
+	screen.waitFor("the lobby of the shared rules", `document.querySelector('main[data-phase=lobby] img.qr') && document.querySelector('[data-rules]').textContent.includes(',')`, 20*time.Second)
 	var code string
 	screen.eval(`new URLSearchParams(location.hash.slice(1)).get('host')`, &code)
 	v := srv.view(t, code, "")
-	if v.Rules.Preset != rules.PresetCustom || v.Rules.Speech != 45 || !v.Rules.Doctor {
-		t.Errorf("the game from the share link has rules %+v", v.Rules)
+	if v.Rules.Preset != rules.PresetSport || v.Rules.Speech != 45 || !v.Rules.Doctor || v.Rules.Ties != rules.TiesNone || v.Lang != "ro" {
+		t.Errorf("the game from the share link has rules %+v in %q", v.Rules, v.Lang)
 	}
-	screen.screenshot("screen-lobby-empty-custom")
+	var lang, named string
+	screen.eval(`document.documentElement.lang + '|' + document.querySelector('[data-rules]').textContent`, &lang)
+	lang, named, _ = strings.Cut(lang, "|")
+	if lang != "en" || !strings.HasPrefix(named, "Sport, changed: ") || !strings.Contains(named, "Monologue: 45 s") {
+		t.Errorf("the host's page of a Romanian game is in %q and names the rules %q; want its own English and Sport, changed", lang, named)
+	}
+	screen.screenshot("screen-lobby-empty-changed")
+	// The shared screen of the same game speaks the game's language.
+	public := b.newPage(t, "public screen", 1280, 800)
+	public.navigate(srv.URL + "/#screen=" + code)
+	public.waitFor("the public screen in the game's language", `document.documentElement.lang === 'ro' && document.querySelector('main[data-phase=lobby]')`, 20*time.Second)
+
+	// A link that changes a rule set opens as that rule set, changed.
+	screen.navigate(srv.URL + "/new?preset=sport&lang=en&speech=30")
+	screen.waitFor("the changed lobby", `document.querySelector('main[data-phase=lobby]') && document.querySelector('[data-rules]').textContent === 'Sport, changed: Monologue: 30 s'`, 20*time.Second)
 
 	// A plain /new link in English.
 	screen.navigate(srv.URL + "/new?preset=classic&lang=en")
@@ -90,7 +121,7 @@ func TestHomeAndLinks(t *testing.T) {
 	phone.waitFor("the unknown game message", `document.querySelector('[data-end=unknown]') && !document.querySelector('form.join')`, 20*time.Second)
 	phone.screenshot("join-unknown-ro-360")
 
-	for _, p := range []*page{phone, screen} {
+	for _, p := range []*page{phone, screen, public} {
 		p.checkErrors()
 	}
 }

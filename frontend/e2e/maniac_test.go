@@ -61,7 +61,15 @@ func TestManiacGame(t *testing.T) {
 	g.shot(g.host, "console-lobby")
 	g.start()
 
-	// The console shows every role; the moderator skips one introduction.
+	// The console shows every role once the moderator switches the cards on:
+	// until then none is in its page. The moderator skips one introduction.
+	g.host.waitFor("the console in play", `document.querySelector('main.console [data-action=cards]')`, 20*time.Second)
+	var hidden int
+	g.host.eval(`document.querySelectorAll('[data-role], .night-choices li').length`, &hidden)
+	if hidden != 0 {
+		t.Fatalf("the console shows %d cards before the moderator switched them on", hidden)
+	}
+	g.host.mustTap(`[data-action=cards]`, 10*time.Second)
 	g.host.waitFor("roles on the console", `document.querySelectorAll('.seats-panel li[data-role]').length === 10`, 20*time.Second)
 	first := g.view("").Phase.Speaker
 	g.host.mustTap(`[data-action=advance]`, 10*time.Second)

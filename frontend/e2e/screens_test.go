@@ -93,8 +93,9 @@ func (s *studio) open(p *page, path string, storage map[string]any, ready string
 }
 
 // capture switches the page through every language, as a person would in the
-// corner menu, and screenshots and audits each.
-func (s *studio) capture(p *page, scene, ready string) {
+// corner menu, and screenshots and audits each; checks, when given, hold the
+// page to what its scene promises, in each language too.
+func (s *studio) capture(p *page, scene, ready string, checks ...func() []string) {
 	s.t.Helper()
 	size := "390x844"
 	if p == s.screen {
@@ -105,7 +106,11 @@ func (s *studio) capture(p *page, scene, ready string) {
 		p.waitFor(scene+" in "+lang, fmt.Sprintf(`document.documentElement.lang === %q && (%s)`, lang, ready), 10*time.Second)
 		p.scrollTop()
 		p.eval(`new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))`, nil)
-		for _, problem := range p.audit(lang, s.allow) {
+		problems := p.audit(lang, s.allow)
+		for _, check := range checks {
+			problems = append(problems, check()...)
+		}
+		for _, problem := range problems {
 			s.t.Errorf("%s %s %s: %s", size, scene, lang, problem)
 		}
 		ctx, cancel := context.WithTimeout(p.ctx, 20*time.Second)
@@ -121,6 +126,39 @@ func (s *studio) capture(p *page, scene, ready string) {
 		s.shots++
 	}
 	p.checkErrors()
+}
+
+// act applies an action to game g as the holder of token, through the service.
+func (s *studio) act(g servicetest.Game, token string, a rules.Action) rules.View {
+	s.t.Helper()
+	a.ID = servicetest.ActionID()
+	v, err := s.srv.svc.Act(context.Background(), g.Code, token, a)
+	if err != nil {
+		s.t.Fatalf("%s %s: %v", a.Type, a.Target, err)
+	}
+	return v
+}
+
+// read is game g as the holder of token sees it.
+func (s *studio) read(g servicetest.Game, token string) rules.View {
+	s.t.Helper()
+	return servicetest.MustRead(s.t, s.srv.svc, g.Code, token)
+}
+
+// advance moves game g one step on as its host: ends the step (it then hands
+// over) or, in a hand-over, ends that now, as a script may (docs/API.md).
+func (s *studio) advance(g servicetest.Game) {
+	s.t.Helper()
+	p := s.read(g, g.Host).Phase
+	s.act(g, g.Host, rules.Action{Type: rules.ActAdvance, Now: p.Closing || p.Resuming})
+}
+
+// settle ends a hand-over of game g, if one is running.
+func (s *studio) settle(g servicetest.Game) {
+	s.t.Helper()
+	if p := s.read(g, g.Host).Phase; p.Closing || p.Resuming {
+		s.advance(g)
+	}
 }
 
 // seat is the localStorage a phone keeps for its seat in game code.
@@ -145,6 +183,14 @@ func table(t *testing.T, svc *service.Service, req service.CreateRequest, names 
 	}
 	return g
 }
+
+// phase is a script that finds the main element of a page in phase name.
+func phase(name string) string {
+	return fmt.Sprintf(`document.querySelector('main[data-phase=%q]')`, name)
+}
+
+// host is the host's page of game g.
+func host(g servicetest.Game) string { return "/#host=" + g.Code + "&t=" + g.Host }
 
 // playerOf is the seat of player id.
 func playerOf(g servicetest.Game, id string) servicetest.Seat {
@@ -173,31 +219,7 @@ func TestScreens(t *testing.T) {
 	b := startBrowser(t)
 	s := newStudio(t, srv, b)
 	svc := srv.svc
-	ctx := context.Background()
-	act := func(g servicetest.Game, token string, a rules.Action) rules.View {
-		t.Helper()
-		a.ID = servicetest.ActionID()
-		v, err := svc.Act(ctx, g.Code, token, a)
-		if err != nil {
-			t.Fatalf("%s %s: %v", a.Type, a.Target, err)
-		}
-		return v
-	}
-	read := func(g servicetest.Game, token string) rules.View { return servicetest.MustRead(t, svc, g.Code, token) }
-	phase := func(name string) string { return fmt.Sprintf(`document.querySelector('main[data-phase=%q]')`, name) }
-	host := func(g servicetest.Game) string { return "/#host=" + g.Code + "&t=" + g.Host }
-	// advance moves a game one step on as its host: ends the step (it then hands
-	// over) or, in a hand-over, ends that now, as a script may (docs/API.md).
-	advance := func(g servicetest.Game) {
-		p := read(g, g.Host).Phase
-		act(g, g.Host, rules.Action{Type: rules.ActAdvance, Now: p.Closing || p.Resuming})
-	}
-	// settle ends a hand-over, if one is running.
-	settle := func(g servicetest.Game) {
-		if p := read(g, g.Host).Phase; p.Closing || p.Resuming {
-			advance(g)
-		}
-	}
+	act, read, advance, settle := s.act, s.read, s.advance, s.settle
 
 	// Home.
 	s.open(s.phone, "/", nil, `document.querySelector('form.new-game')`)
@@ -208,10 +230,16 @@ func TestScreens(t *testing.T) {
 	s.capture(s.phone, "join-unknown", `document.querySelector('[data-end=unknown]') && !document.querySelector('form.join')`)
 
 	// A sport table: seats by lot, a car crash, a night kill, the end, play again.
-	g := table(t, svc, service.CreateRequest{Preset: "sport", Lang: "ru"}, tableNames)
+	// Its join page while a seat is free: the name is asked.
+	g := table(t, svc, service.CreateRequest{Preset: "sport", Lang: "ru"}, tableNames[:9])
 	s.allow = append(append([]string{}, tableNames...), g.Code)
 	s.open(s.phone, "/join/"+g.Code, nil, `document.querySelector('form.join input#name')`)
 	s.capture(s.phone, "join", `document.querySelector('form.join input#name')`)
+	j, err := svc.Join(context.Background(), g.Code, service.JoinRequest{Name: tableNames[9]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.Players = append(g.Players, servicetest.Seat{ID: j.PlayerID, Name: tableNames[9], Token: j.Token})
 	s.open(s.phone, "/join/"+g.Code, seat(g.Code, g.Players[1]), phase("lobby"))
 	s.capture(s.phone, "lobby", phase("lobby"))
 	s.open(s.screen, host(g), nil, phase("lobby")+` && document.querySelector('img.qr').complete`)
@@ -236,6 +264,13 @@ func TestScreens(t *testing.T) {
 	s.screen.mustTap(`details.links summary`, 5*time.Second)
 	s.screen.mustTap(`[data-action=show_control]`, 5*time.Second)
 	s.capture(s.screen, "lobby-control-link", `document.querySelector('details.links[open] [data-action=hide_control]')`)
+	// A full table, and a closed one, say so before they ask for a name.
+	s.open(s.phone, "/join/"+g.Code, nil, `document.querySelector('[data-end=full]')`)
+	s.capture(s.phone, "join-full", `document.querySelector('[data-end=full]') && !document.querySelector('form.join')`)
+	act(g, g.Host, rules.Action{Type: rules.ActLock})
+	s.open(s.phone, "/join/"+g.Code, nil, `document.querySelector('[data-end=locked]')`)
+	s.capture(s.phone, "join-locked", `document.querySelector('[data-end=locked]') && !document.querySelector('form.join')`)
+	act(g, g.Host, rules.Action{Type: rules.ActUnlock})
 	// The public screen opened at another address than the server's public one
 	// (localhost, not 127.0.0.1) prints the join link the QR code holds.
 	s.screen.navigate(strings.Replace(srv.URL, "127.0.0.1", "localhost", 1) + "/?p=1#screen=" + g.Code)
@@ -395,10 +430,18 @@ func TestScreens(t *testing.T) {
 		t.Fatalf("after the all-leave vote: %s", v.Phase.Name)
 	}
 	s.open(s.phone, "/join/"+g.Code, seat(g.Code, playerOf(g, *v.Phase.Speaker)), `document.querySelector('[data-screen=speech]')`)
+	// The last word after the day's vote is the vote's: the morning's news
+	// ("After night 1: …") is no longer told.
+	if s.phone.has(`[data-screen=morning]`) {
+		t.Error("the last word after the day's vote shows the night's news")
+	}
 	s.capture(s.phone, "last-word", `document.querySelector('[data-screen=speech]')`)
 	s.open(s.phone, "/join/"+g.Code, seat(g.Code, playerOf(g, v.Phase.Queue[1])), `document.querySelector('[data-screen=dead]')`)
 	s.capture(s.phone, "out", `document.querySelector('[data-screen=dead]')`)
 	s.open(s.screen, host(g), nil, phase("last_word"))
+	if s.screen.has(`[data-screen=morning]`) {
+		t.Error("the shared screen's last word after the day's vote shows the night's news")
+	}
 	s.capture(s.screen, "last-word", phase("last_word"))
 	for read(g, "").Phase.Name == rules.PhaseLastWord {
 		advance(g)
@@ -500,6 +543,7 @@ func TestScreens(t *testing.T) {
 	}
 	s.capture(s.phone, "vote-again", `document.querySelector('.target.previous')`)
 	s.phone.mustTap(fmt.Sprintf(`.targets[data-task=vote] [data-target=%q]`, c.Players[4].ID), 10*time.Second)
+	s.phone.mustTap(`[data-action=confirm]`, 10*time.Second)
 	s.phone.waitFor("the new vote", `document.querySelector('[data-action=withdraw]')`, 10*time.Second)
 	if mine := read(c, changer.Token); mine.You.Vote == nil || mine.You.Vote.Target != c.Players[4].ID {
 		t.Errorf("the changed vote is %+v", mine.You.Vote)
@@ -522,6 +566,8 @@ func TestScreens(t *testing.T) {
 	}
 	s.open(s.screen, host(m), nil, phase("day")+` && document.querySelector('.seats-panel [data-action=remove]')`)
 	s.capture(s.screen, "console-day", phase("day"))
+	showCards(t, s.screen)
+	s.capture(s.screen, "console-day-cards", phase("day")+` && document.querySelector('.seats-panel [data-role]')`)
 	for read(m, "").Phase.Name != rules.PhaseNight {
 		advance(m)
 	}
@@ -535,10 +581,25 @@ func TestScreens(t *testing.T) {
 			}
 		}
 	}
-	s.open(s.screen, host(m), nil, `document.querySelector('.night-choices li')`)
+	s.open(s.screen, host(m), nil, `document.querySelector('.night-choices')`)
+	s.capture(s.screen, "console-night-hidden", `document.querySelector('.night-choices')`)
+	showCards(t, s.screen)
 	s.capture(s.screen, "console-night", `document.querySelector('.night-choices li')`)
 
 	t.Logf("%d screenshots in %s", s.shots, s.dir)
+}
+
+// showCards switches the console's cards on, as the moderator taps it, and
+// checks that none was in the page before.
+func showCards(t *testing.T, p *page) {
+	t.Helper()
+	var before int
+	p.eval(`document.querySelectorAll('[data-role], .night-choices li').length`, &before)
+	if before != 0 {
+		t.Errorf("the console shows %d cards or night choices before they are switched on", before)
+	}
+	p.mustTap(`[data-action=cards][aria-pressed=false]`, 10*time.Second)
+	p.waitFor("the cards shown", `document.querySelector('[data-action=cards][aria-pressed=true]')`, 10*time.Second)
 }
 
 // fullScreenshot takes the whole page as a PNG, below the fold too.

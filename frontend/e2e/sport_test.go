@@ -107,10 +107,12 @@ func TestSportGame(t *testing.T) {
 // (issue 12).
 func lobbyChecks(t *testing.T, g *game) {
 	t.Helper()
-	// An eleventh phone: the table of ten is full.
+	// An eleventh phone: the table of ten is full, and says so before it asks
+	// for a name.
 	extra := g.b.newPage(t, "phone extra", 360, 640)
 	extra.navigate(g.srv.URL + "/join/" + g.code)
-	extra.waitFor("the join form", `document.querySelector('form.join input#name')`, 20*time.Second)
+	extra.waitFor("the full table", `document.querySelector('[data-end=full]') && !document.querySelector('form.join')`, 20*time.Second)
+	g.shot(extra, "join-full-360")
 	tryName := func(name, refusal string) {
 		t.Helper()
 		// Pasted, not typed: a keyboard types no zero-width space.
@@ -118,8 +120,6 @@ func lobbyChecks(t *testing.T, g *game) {
 		extra.mustTap(`form.join button[type=submit]`, 5*time.Second)
 		extra.waitFor("the refusal "+refusal, fmt.Sprintf(`document.querySelector('form.join .error[data-error=%q]')`, refusal), 10*time.Second)
 	}
-	tryName("Kim", "err.table_full")
-	g.shot(extra, "join-full-360")
 
 	// The host moves the first player one seat down.
 	h := g.host
@@ -143,9 +143,12 @@ func lobbyChecks(t *testing.T, g *game) {
 	last.waitFor("the removed player's join form", `document.querySelector('form.join .error')`, 20*time.Second)
 	g.shot(last.page, "kicked")
 
-	// A seat is free. The eleventh phone cannot pass for a player at the table
+	// A seat is free: the eleventh phone looks again and is asked its name. It
+	// cannot pass for a player at the table
 	// nor hide characters in a name; it takes the seat, is banned, and its
 	// phone cannot come back under another name.
+	extra.mustTap(`[data-action=look_again]`, 5*time.Second)
+	extra.waitFor("the join form", `document.querySelector('form.join input#name')`, 20*time.Second)
 	tryName("Аnn", "err.name_lookalike") // Cyrillic А
 	g.shot(extra, "join-lookalike-360")
 	tryName("Bob\u200b", "err.name_invisible_chars")
@@ -165,9 +168,11 @@ func lobbyChecks(t *testing.T, g *game) {
 	h.waitFor("the open button", `document.querySelector('[data-action=unlock]')`, 10*time.Second)
 	g.shot(h, "lobby-locked")
 	last.reload()
-	last.waitFor("the closed table", `document.querySelector('form.join .error[data-error="err.locked"]')`, 20*time.Second)
+	last.waitFor("the closed table", `document.querySelector('[data-end=locked]') && !document.querySelector('form.join')`, 20*time.Second)
 	h.mustTap(`[data-action=unlock]`, 10*time.Second)
 	h.waitFor("the lock button", `document.querySelector('[data-action=lock]')`, 10*time.Second)
+	last.mustTap(`[data-action=look_again]`, 5*time.Second)
+	last.waitFor("the join form again", `document.querySelector('form.join input#name')`, 20*time.Second)
 	extra.checkErrors()
 	extra.cancel()
 

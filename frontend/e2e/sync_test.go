@@ -11,22 +11,23 @@ import (
 )
 
 // e2eHandOver is the hand-over of the browser tests' games, in seconds: the
-// bots tap at once, so the presets' own 8 s would make each game wait minutes
-// in hand-overs; 2 s keeps the same rhythm (phones poll a little more often
-// than a hand-over lasts) at a quarter of the wait.
+// bots tap at once, so the presets' own 3 s would make each game wait minutes
+// in hand-overs; 2 s keeps the same rhythm (a phone polls once in every
+// hand-over) at two thirds of the wait.
 const e2eHandOver = 2
 
 // timelineJS runs in every page before its own scripts: it notes, in
 // window.__steps, each step the page starts to show (the data-* of its main
-// element, stepData in js/ui.js) and when, by the wall clock the test shares.
-// A hand-over (closing) is the step before it still ending.
+// element, stepData in js/ui.js) and when, by the wall clock the test shares,
+// and each hand-over (closing) it starts to show, as the step it closes with
+// handOverMark.
 const timelineJS = `(() => {
 	window.__steps = [];
 	const note = () => {
 		const m = document.querySelector('main');
-		if (!m || !m.dataset.phase || m.dataset.closing) return;
+		if (!m || !m.dataset.phase) return;
 		const d = m.dataset;
-		const key = [d.phase, d.day, d.night, d.wake, d.speaker, d.reason].join('|');
+		const key = [d.phase, d.day, d.night, d.wake, d.speaker, d.reason].join('|') + (d.closing ? '` + handOverMark + `' : '');
 		const last = window.__steps[window.__steps.length - 1];
 		if (!last || last.key !== key) window.__steps.push({ key, at: Date.now() });
 	};
@@ -42,7 +43,10 @@ func stepKey(v rules.View) string {
 	return fmt.Sprintf("%s|%d|%d|%d|%s|%s", v.Phase.Name, v.Phase.Day, v.Phase.Night, v.Phase.Wake, speaker, v.Phase.Reason)
 }
 
-// opening is a step the server opened, and when.
+// handOverMark ends the key of a step that is closing: a hand-over.
+const handOverMark = "|closing"
+
+// opening is a step the server opened, or a hand-over it began, and when.
 type opening struct {
 	key string
 	at  time.Time
@@ -50,14 +54,22 @@ type opening struct {
 
 // timeline follows the server's public view as the test's loop reads it and
 // notes when each step opened: at the end of the hand-over or deadline that
-// brought it when there was one, else when the loop first saw it.
+// brought it when there was one, else when the loop first saw it; and when
+// each hand-over began, a change every page must show soon: e2eHandOver
+// before its end.
 type timeline struct {
-	openings []opening
-	last     rules.View
-	seen     bool
+	openings, handOvers []opening
+	last                rules.View
+	seen                bool
 }
 
 func (tl *timeline) observe(v rules.View, now time.Time) {
+	if v.Phase.Closing && v.Phase.EndsAt != nil {
+		key := stepKey(v) + handOverMark
+		if n := len(tl.handOvers); n == 0 || tl.handOvers[n-1].key != key {
+			tl.handOvers = append(tl.handOvers, opening{key, v.Phase.EndsAt.Add(-e2eHandOver * time.Second)})
+		}
+	}
 	open := !v.Phase.Closing && !v.Phase.Resuming && !v.Phase.Paused && v.Phase.Name != rules.PhaseLobby
 	key := stepKey(v)
 	if open && (len(tl.openings) == 0 || tl.openings[len(tl.openings)-1].key != key) {
@@ -71,8 +83,9 @@ func (tl *timeline) observe(v rules.View, now time.Time) {
 }
 
 // stepLags reads each page's timeline and returns, by kind of page, how long
-// after the server opened a step the page showed it.
-func (g *game) stepLags() map[string][]time.Duration {
+// after the server opened a step (or began a hand-over, of events) the page
+// showed it.
+func (g *game) stepLags(events []opening) map[string][]time.Duration {
 	pages := map[string][]*page{"phone": pagesOf(g.phones)}
 	if g.moderator == rules.ModeratorHost {
 		pages["console"] = []*page{g.host}
@@ -91,7 +104,7 @@ func (g *game) stepLags() map[string][]time.Duration {
 			}
 			p.eval(`window.__steps || []`, &steps)
 			from := 0
-			for _, o := range g.tl.openings {
+			for _, o := range events {
 				i := slices.IndexFunc(steps[from:], func(s struct {
 					Key string `json:"key"`
 					At  int64  `json:"at"`
@@ -109,9 +122,17 @@ func (g *game) stepLags() map[string][]time.Duration {
 	return out
 }
 
-// reportLags logs the step-opening lag of every kind of page.
+// reportLags logs, for every kind of page, how soon it showed a step the
+// server opened and a hand-over it began, and returns the first.
 func (g *game) reportLags() map[string][]time.Duration {
-	lags := g.stepLags()
+	opened := g.stepLags(g.tl.openings)
+	g.t.Logf("%s (%s, hand-over %d s): step opened → shown on the page: %s", g.preset, g.moderator, e2eHandOver, lagLines(opened))
+	g.t.Logf("%s (%s, hand-over %d s): hand-over began → shown on the page: %s", g.preset, g.moderator, e2eHandOver, lagLines(g.stepLags(g.tl.handOvers)))
+	return opened
+}
+
+// lagLines sums lags up by kind of page.
+func lagLines(lags map[string][]time.Duration) string {
 	kinds := make([]string, 0, len(lags))
 	for k := range lags {
 		kinds = append(kinds, k)
@@ -124,8 +145,7 @@ func (g *game) reportLags() map[string][]time.Duration {
 		q := func(p float64) time.Duration { return d[min(len(d)-1, int(p*float64(len(d))))] }
 		lines = append(lines, fmt.Sprintf("%s: n %d, p50 %v, p95 %v, max %v", k, len(d), q(0.5).Round(time.Millisecond), q(0.95).Round(time.Millisecond), d[len(d)-1].Round(time.Millisecond)))
 	}
-	g.t.Logf("%s (%s, hand-over %d s): step opened → shown on the page: %s", g.preset, g.moderator, e2eHandOver, strings.Join(lines, "; "))
-	return lags
+	return strings.Join(lines, "; ")
 }
 
 // checkNightScreens waits until every living phone shows the wake that v

@@ -8,7 +8,7 @@ export async function request(method, path, { token, body, etag } = {}) {
   const headers = { Accept: 'application/json' };
   if (token) headers.Authorization = 'Bearer ' + token;
   if (etag) headers['If-None-Match'] = etag;
-  const text = body === undefined ? '' : JSON.stringify(body);
+  const text = body === undefined ? '' : padded(JSON.stringify(body));
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (method !== 'GET') {
     const hash = await bodyHash(text);
@@ -48,6 +48,20 @@ export async function request(method, path, { token, body, etag } = {}) {
   }
 }
 
+// PAD_BLOCK is the block every request body is padded to. Through TLS,
+// anyone on the table's Wi-Fi sees how long each request is, and a night
+// tap's bare body would tell a "sleep" from a shot or a check, and one seat
+// from another (docs/API.md, "Padding"). Any tap, vote or nomination fits in
+// one block.
+export const PAD_BLOCK = 128;
+
+// padded is a JSON text followed by spaces, which JSON skips, up to the next
+// multiple of PAD_BLOCK bytes of UTF-8.
+export function padded(text) {
+  const n = new TextEncoder().encode(text).length;
+  return text + ' '.repeat((PAD_BLOCK - (n % PAD_BLOCK)) % PAD_BLOCK);
+}
+
 // bodyHash is the hex SHA-256 of a request's body. Deployed, CloudFront signs
 // each request to the functions with it and Lambda checks it (docs/API.md);
 // the browser has the digest only on a secure page (https, or localhost),
@@ -65,7 +79,22 @@ export const createGame = (req) => request('POST', '/api/games', { body: req });
 export const getView = (code, token, etag) => request('GET', `/api/games/${enc(code)}`, { token, etag });
 export const postAction = (code, token, action) => request('POST', `/api/games/${enc(code)}/actions`, { token, body: action });
 export const playAgain = (code, token) => request('POST', `/api/games/${enc(code)}/next`, { token });
-export const qrUrl = (code) => `/api/games/${enc(code)}/qr.svg`;
+export const getProtocol = (code, token) => request('GET', `/api/games/${enc(code)}/protocol`, { token });
+// qrUrl is one of a game's links as a QR code (docs/API.md): the join link,
+// or with link 'screen' the public shared screen.
+export const qrUrl = (code, link) => `/api/games/${enc(code)}/qr.svg` + (link ? `?link=${enc(link)}` : '');
+
+// hostQr resolves to the host's control link as a QR picture (a data: address,
+// since an <img> cannot send the token), or null when the server refused.
+export async function hostQr(code, token) {
+  try {
+    const res = await fetch(qrUrl(code, 'host'), { headers: { Authorization: 'Bearer ' + token }, cache: 'no-store' });
+    if (!res.ok) return null;
+    return 'data:image/svg+xml;charset=utf-8,' + encodeURIComponent(await res.text());
+  } catch {
+    return null;
+  }
+}
 
 let rules = null;
 
@@ -122,7 +151,17 @@ export function sendAction(code, token, action, opts) {
 // answer was lost gets the same seat and token, not "name taken". The device
 // id lets the host ban this phone from the lobby.
 export function joinGame(code, name, joinId, opts) {
-  const body = { name, joinId, device: deviceId() };
+  return postJoin(code, { name, joinId, device: deviceId() }, opts);
+}
+
+// takeSeat takes the seat a host's reseat link moved to this phone, retrying
+// with the same join id: the key is used by the first try that lands, and the
+// same join sent again gets that seat back.
+export function takeSeat(code, seatKey, joinId, opts) {
+  return postJoin(code, { seatKey, joinId, device: deviceId() }, opts);
+}
+
+function postJoin(code, body, opts) {
   return retried(() => request('POST', `/api/games/${enc(code)}/players`, { body }), opts);
 }
 
@@ -161,6 +200,15 @@ export const host = {
   get: (code) => get('cs.host.' + code),
   set: (code, token) => set('cs.host.' + code, token),
   clear: (code) => set('cs.host.' + code, null),
+};
+
+// consoleKey is the host's token as a shared screen keeps it where a person
+// moderates: only to hand the console to the moderator's phone (qr.svg?link=
+// host), never to read the host's view. It is kept apart from host, so that
+// no address without the token in it opens the console on that screen.
+export const consoleKey = {
+  get: (code) => get('cs.console.' + code),
+  set: (code, token) => set('cs.console.' + code, token),
 };
 
 // deviceId is this browser's own random id, kept for good: the host can ban a

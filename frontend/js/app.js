@@ -3,15 +3,21 @@
 //   /                      home
 //   /new?preset=…&lang=…   create a game at once (house rules as a link)
 //   /join/CODE             a player's phone (the QR code's address)
+//   /join/CODE#seat=KEY    a phone taking a seat moved to it (the host's reseat
+//                          link; the key never leaves the fragment, and is
+//                          dropped from the address once read)
 //   /#host=CODE&t=TOKEN    the host's shared screen and controls (the token never
 //                          leaves the fragment; it is kept in localStorage)
 //   /#screen=CODE          the public shared screen, for a second display
+//   /#protocol=CODE        the game's protocol: everyone's at the end, the
+//                          moderator's live (with this device's host token)
 
 import { makeT, pickLang, LANGS } from './i18n.js';
 import * as api from './api.js';
 import { homeScreen } from './screens/home.js';
 import { playerScreen } from './screens/player.js';
 import { hostScreen } from './screens/host.js';
+import { protocolScreen } from './screens/protocol.js';
 
 const app = {
   root: document.getElementById('app'),
@@ -50,7 +56,9 @@ function route() {
   const hash = new URLSearchParams(location.hash.replace(/^#/, ''));
   const join = path.match(/^\/join\/([A-Za-z0-9]+)\/?$/);
   if (join) {
-    app.screen = playerScreen(app, api.normCode(join[1]));
+    const seatKey = hash.get('seat');
+    if (seatKey) history.replaceState(null, '', location.pathname); // a used key is no use on a reload
+    app.screen = playerScreen(app, api.normCode(join[1]), seatKey);
     return;
   }
   if (path === '/new' || path === '/new/') {
@@ -67,6 +75,11 @@ function route() {
       history.replaceState(null, '', '/#host=' + code);
     }
     app.screen = hostScreen(app, code, token || api.host.get(code));
+    return;
+  }
+  if (hash.get('protocol')) {
+    const code = api.normCode(hash.get('protocol'));
+    app.screen = protocolScreen(app, code, api.host.get(code));
     return;
   }
   if (hash.get('screen')) {

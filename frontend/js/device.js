@@ -46,9 +46,11 @@ export function buzz() {
 const WAKE_MS = 4000;
 let wakeTimer = null;
 
-// wakeCard shows text large over the page for a few seconds, or until tapped:
-// the phone's way of tapping its holder on the shoulder. It lives outside the
-// screen's own elements, so that the screen's redraws leave it alone.
+// wakeCard shows text as a banner across the top of the phone, over its top
+// bar, for a few seconds, or until tapped: the phone's way of tapping its
+// holder on the shoulder, which leaves the page's buttons in view and free to
+// tap. It lives outside the screen's own elements, so that the screen's
+// redraws leave it alone.
 export function wakeCard(text) {
   let el = document.getElementById('wake-card');
   if (!el) {

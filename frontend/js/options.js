@@ -13,17 +13,17 @@ export function ruleBook(schema) {
     return Object.hasOwn(defaults, name) ? { ...defaults[name] } : null;
   }
 
+  // changes lists the options that differ from the defaults of their rule
+  // set (opts.preset; custom starts from its own), in the form's order.
+  function changes(opts) {
+    const base = presetOptions(opts.preset) || defaults.custom;
+    return options.filter((o) => opts[o.key] !== undefined && opts[o.key] !== base[o.key]);
+  }
+
   // toQuery turns options into link parameters: only what differs from the
-  // defaults of "custom", booleans as 1/0.
+  // defaults of their rule set, booleans as 1/0.
   function toQuery(opts) {
-    const base = defaults.custom;
-    const out = [];
-    for (const o of options) {
-      const v = opts[o.key];
-      if (v === undefined || v === base[o.key]) continue;
-      out.push([o.key, o.type === 'bool' ? (v ? '1' : '0') : String(v)]);
-    }
-    return out;
+    return changes(opts).map((o) => [o.key, o.type === 'bool' ? (opts[o.key] ? '1' : '0') : String(opts[o.key])]);
   }
 
   // fromQuery reads options from link parameters (a URLSearchParams or a
@@ -49,5 +49,26 @@ export function ruleBook(schema) {
     return opts;
   }
 
-  return { presets, options, groups, presetOptions, toQuery, fromQuery };
+  return { presets, options, groups, presetOptions, changes, toQuery, fromQuery };
+}
+
+// rulesName names the rules a game plays by, with t: the rule set, and what
+// was changed in it ("Sport, changed: Monologue: 30 s"). A custom mix is
+// named by itself: it has no rule set to differ from. book may be null
+// (the schema not loaded yet): then the rule set alone.
+export function rulesName(t, book, opts) {
+  const preset = opts.preset || 'custom';
+  const name = t('preset.' + preset);
+  const changed = book && preset !== 'custom' ? book.changes(opts) : [];
+  if (!changed.length) return name;
+  const items = changed.map((o) => t('rules.change', { option: t('opt.' + o.key), value: optionValue(t, o, opts[o.key]) }));
+  return t('rules.changed', { preset: name, changes: t.list(items) });
+}
+
+// optionValue words one option's value: on or off, a choice's name, seconds
+// for a timer, else the number.
+export function optionValue(t, o, v) {
+  if (o.type === 'bool') return t(v ? 'opt.on' : 'opt.off');
+  if (o.type === 'choice') return t('opt.' + o.key + '.' + v);
+  return o.group === 'timers' ? t('rules.seconds', { count: v }) : String(v);
 }

@@ -56,6 +56,7 @@ export function eventText(ev, ctx) {
     case 'resumed':
     case 'shot':
     case 'hand':
+    case 'moved':
       return t('ev.' + ev.type, params);
     case 'act':
       return t(t.has('ev.act.' + ev.result) ? 'ev.act.' + ev.result : 'ev.act.other', params);
@@ -222,14 +223,15 @@ export const SPOKEN = new Set(['night_fell', 'morning', 'killed', 'missed', 'hea
 const OUTCOME = new Set(['killed', 'missed', 'healed', 'treated', 'sheriff_missed', 'commissar', 'role', 'eliminated']);
 
 // nightOutcome returns what the last night brought, when the city has woken from
-// it and no night has fallen since: {night, events}, the events that tell it in
-// order (who was killed, and the card shown, or that nobody died; who was healed;
-// the Commissar's public check), or null.
+// it and neither a vote nor a night has come since: {night, events}, the events
+// that tell it in order (who was killed, and the card shown, or that nobody
+// died; who was healed; the Commissar's public check), or null. After the day's
+// vote the news is the vote's: the last words that follow it are no morning.
 export function nightOutcome(events) {
   const list = events || [];
   let i = list.length - 1;
   while (i >= 0 && list[i].type !== 'morning') {
-    if (list[i].type === 'night_fell') return null;
+    if (list[i].type === 'night_fell' || list[i].type === 'vote_result') return null;
     i--;
   }
   if (i < 0) return null;

@@ -3,6 +3,7 @@
 import { h } from './dom.js';
 import { LANGS, LANG_NAMES, roleKey } from './i18n.js';
 import { playerLabel, playerIndex, story, roleName, eventText, nightOutcome, nextStepText } from './story.js';
+import { publicRoles } from './view.js';
 
 // ICONS pair every state with a symbol, so that no state is told by colour alone.
 export const ICON = {
@@ -33,13 +34,26 @@ export function topbar(t, { code, who, session, lang, onLang }) {
   const live = !session || session.live;
   return h('header', { class: 'topbar' },
     h('div', { class: 'topbar-row' },
-      h('a', { class: ['brand', code && 'with-code'], href: '/', 'aria-label': t('common.home') }, h('span', { class: 'moon', 'aria-hidden': 'true' }, '☾'), h('span', { class: 'brand-text' }, t('app.title'))),
+      // The link is named by its own words, the app's name, which a narrow
+      // phone keeps for screen readers only (app.css): a name other than its
+      // text would not be the one a voice user says (WCAG 2.5.3).
+      h('a', { class: ['brand', code && 'with-code'], href: '/' }, h('span', { class: 'moon', 'aria-hidden': 'true' }, '☾'), h('span', { class: 'brand-text' }, t('app.title'))),
       code ? h('span', { class: 'code-chip', 'aria-label': t('host.code_is', { code }) }, code) : null,
       session ? h('span', { class: ['conn', live ? 'ok' : 'bad'], role: 'status', title: live ? t('conn.live') : t('conn.stale'), 'aria-label': live ? t('conn.live') : t('conn.stale') },
         live ? '●' : '⚠', h('span', { class: 'conn-text' }, ' ' + (live ? t('conn.live') : t('conn.stale')))) : null,
       langSelect(t, lang, onLang)),
     who ? h('p', { class: 'who', dataset: { me: '' } }, h('span', { class: 'you-mark', 'aria-hidden': 'true' }, ICON.you), ' ', who) : null,
     live ? null : h('div', { class: 'reconnecting', role: 'alert' }, '⚠ ' + t('conn.reconnecting')));
+}
+
+// withLink is the sentence t(key) whose {url} is the link url, drawn with a
+// place to break after each slash: a narrow screen wraps it between its
+// parts, never inside a word of it (the room code).
+export function withLink(t, key, url) {
+  const MARK = '\u0000';
+  const [before, after] = t(key, { url: MARK }).split(MARK);
+  const parts = url.split(/(?<=\/)/).flatMap((part) => [part, h('wbr')]);
+  return [before, ...parts.slice(0, -1), after];
 }
 
 // stepData is what a screen's main element says of the step it shows, as data-*
@@ -52,6 +66,15 @@ export function stepData(v) {
     phase: p.name, day: p.day, night: p.night, wake: p.wake || 0, speaker: p.speaker || '', reason: p.reason || '',
     closing: p.closing || p.resuming || p.paused ? '1' : '', version: v.version, tick: v.tick || 0,
   };
+}
+
+// phaseKey names the phase a view is in: a page brings its title back into
+// view when it changes.
+export function phaseKey(v) {
+  const p = v.phase;
+  // The deal's hand-over is the game's first page, no longer the lobby.
+  const name = p.name === 'lobby' && p.closing ? 'dealt' : p.name;
+  return `${name}:${p.day}:${p.night}`;
 }
 
 export function timer(t, cls = '') {
@@ -73,15 +96,6 @@ export function phaseTitle(t, view) {
 
 export function label(t, view, id) {
   return playerLabel(t, playerIndex(view.players), id);
-}
-
-// publicRoles are the players whose cards everyone has seen: shown on leaving
-// with open cards, revealed, or the game is over.
-export function publicRoles(view) {
-  const out = new Set();
-  for (const e of view.events || []) if (e.type === 'role' && e.target) out.add(e.target);
-  if (view.phase && view.phase.name === 'game_over') for (const p of view.players) out.add(p.id);
-  return out;
 }
 
 // seatList shows every seat with its state in words and symbols.
@@ -147,26 +161,33 @@ export function rolesList(t, view) {
 // LONG_WORD is the longest word of a name that fits a half-width target button
 // on a 390 px phone inside a card (about 95 px of text: "Gheorghe" does not
 // fit); with a longer one the buttons take the whole width, so that no name
-// breaks inside a word.
+// breaks inside a word. COMPACT_WORD is the same for the compact grid of the
+// night and the vote (about 135 px of smaller text), where only the button
+// of such a name takes a row of its own, so that the grid stays short.
 const LONG_WORD = 7;
+const COMPACT_WORD = 12;
+
+// longWord: a word of the player's name is longer than n letters.
+function longWord(p, n) {
+  return !!p && p.name.split(/[\s-]+/).some((w) => [...w].length > n);
+}
+
 
 // targetButtons: one big button per target player. opts.me marks the viewer's
 // own seat ("★ You", data-me), so that nobody picks themselves by mistake;
 // opts.picked, when not undefined, makes the buttons a pick to confirm, the
 // picked one pressed; opts.previous marks a choice made before and taken back
-// ("your last choice").
-export function targetButtons(t, view, targets, onPick, { disabled, cls, focus, me, picked, previous } = {}) {
+// ("your last choice"); opts.compact makes them the compact grid that a
+// phone's night and vote fit on one screen with (app.css).
+export function targetButtons(t, view, targets, onPick, { disabled, cls, focus, me, picked, previous, compact } = {}) {
   const idx = playerIndex(view.players);
   const list = targets || [];
-  const wide = list.some((id) => {
-    const p = idx.get(id);
-    return p && p.name.split(/[\s-]+/).some((w) => [...w].length > LONG_WORD);
-  });
-  return h('div', { class: ['targets', wide && 'wide', cls], dataset: { task: focus || 'target' } }, list.map((id) => {
+  const wide = !compact && list.some((id) => longWord(idx.get(id), LONG_WORD));
+  return h('div', { class: ['targets', wide && 'wide', compact && 'compact', cls], dataset: { task: focus || 'target' } }, list.map((id) => {
     const p = idx.get(id);
     const mine = me !== undefined && me !== null && id === me;
     return h('button', {
-      type: 'button', class: ['target', mine && 'me', picked === id && 'picked', previous === id && 'previous'], disabled: !!disabled,
+      type: 'button', class: ['target', mine && 'me', picked === id && 'picked', previous === id && 'previous', compact && longWord(p, COMPACT_WORD) && 'whole-row'], disabled: !!disabled,
       'aria-pressed': picked === undefined ? undefined : String(picked === id),
       dataset: { target: id, focus: (focus || 't') + ':' + id, me: mine ? '' : undefined },
       onclick: () => onPick(id),
@@ -174,7 +195,7 @@ export function targetButtons(t, view, targets, onPick, { disabled, cls, focus, 
     h('span', { class: 'target-seat', 'aria-hidden': 'true' }, p ? String(p.seat) : '?'),
     h('span', { class: 'target-text', 'aria-hidden': 'true' },
       h('span', { class: 'target-name' }, p ? p.name : playerLabel(t, idx, id)),
-      mine ? h('span', { class: 'target-tag' }, ICON.you + ' ' + t('seat.you')) : null,
+      mine ? h('span', { class: 'target-tag' }, ICON.you + '\u00a0' + t('seat.you')) : null,
       previous === id ? h('span', { class: 'target-tag' }, '↺ ' + t('vote.previous')) : null),
     h('span', { class: 'sr-only' }, playerLabel(t, idx, id) + (mine ? ', ' + t('seat.you') : '')));
   }));

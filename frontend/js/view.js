@@ -19,3 +19,24 @@ export function normalize(view) {
   if (v.night) v.night = { ...v.night, choices: arr(v.night.choices), done: arr(v.night.done), victims: arr(v.night.victims) };
   return v;
 }
+
+// publicRoles are the players whose cards everyone has seen: shown on leaving
+// with open cards, revealed, or the game is over.
+export function publicRoles(view) {
+  const out = new Set();
+  for (const e of view.events || []) if (e.type === 'role' && e.target) out.add(e.target);
+  if (view.phase && view.phase.name === 'game_over') for (const p of view.players) out.add(p.id);
+  return out;
+}
+
+// publicPart is what of a (normalized) moderator's view the whole table may
+// see: the cards shown to all, the story told to all, and of the night only
+// who has tapped, not what. The console draws it while its cards are hidden,
+// so that a hidden card is nowhere in the page, as a phone's card is not
+// while it lies face down.
+export function publicPart(view) {
+  const shown = publicRoles(view);
+  const players = view.players.map((p) => (shown.has(p.id) ? p : { ...p, role: undefined, team: undefined }));
+  const night = view.night ? { choices: [], done: view.night.done, victims: [] } : undefined;
+  return { ...view, players, events: view.events.filter((e) => !e.to), night };
+}

@@ -1,7 +1,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { retried, sendAction, joinGame, deviceId, playAgain, getView, RETRY_MAX_MS } from '../js/api.js';
+import { retried, sendAction, joinGame, takeSeat, deviceId, playAgain, getView, RETRY_MAX_MS, PAD_BLOCK, padded } from '../js/api.js';
 
 // A browser's localStorage, in memory.
 globalThis.localStorage = {
@@ -75,6 +75,16 @@ test('a join is resent with the same join id and this device\'s id', async () =>
   assert.equal(deviceId(), deviceId(), 'the device id is kept');
 });
 
+test('a seat key is sent without a name, resent with the same join id', async () => {
+  const sent = fakeFetch([[503, { 'Retry-After': '1' }], [201]]);
+  const r = recorder();
+  const res = await takeSeat('K7QX2M', 'key-0123456789abcdefghij', 'join-0123456789abcdef', { wait: r.wait });
+  assert.equal(res.status, 201);
+  assert.equal(sent.length, 2);
+  assert.equal(sent[0].path, '/api/games/K7QX2M/players');
+  for (const s of sent) assert.deepEqual(s.body, { seatKey: 'key-0123456789abcdefghij', joinId: 'join-0123456789abcdef', device: deviceId() });
+});
+
 test('every POST carries the SHA-256 of its body, which CloudFront signs for the functions; a GET none', async () => {
   const sha = (text) => createHash('sha256').update(text).digest('hex');
   const sent = fakeFetch([[200]]);
@@ -86,4 +96,25 @@ test('every POST carries the SHA-256 of its body, which CloudFront signs for the
   assert.equal(sent[1].hash, sha(''), 'a POST without a body hashes the empty one');
   assert.equal(sent[2].method, 'GET');
   assert.equal(sent[2].hash, undefined);
+});
+
+// Through TLS, anyone on the table's Wi-Fi sees each request's length: a
+// night tap must be as long whatever it does and whoever sends it.
+test('every night tap is one block long, whatever it does and names, and parses as sent', async () => {
+  const sent = fakeFetch([[200]]);
+  const taps = [{ type: 'sleep' }, { type: 'kill', target: 'p3' }, { type: 'check', target: 'p10' }, { type: 'heal', target: 'p1' },
+    { type: 'protect', target: 'p30' }, { type: 'defend', target: 'p12' }, { type: 'shoot', target: 'p7' }];
+  for (const tap of taps) await sendAction('K7QX2M', 'tok', tap);
+  const sizes = sent.map((s) => new TextEncoder().encode(s.raw).length);
+  assert.deepEqual(sizes, taps.map(() => PAD_BLOCK));
+  sent.forEach((s, i) => assert.deepEqual(s.body, { ...taps[i], id: s.body.id }));
+  assert.ok(sent.every((s) => /^\{.*\} *$/.test(s.raw)), 'padded with spaces after the object');
+});
+
+test('a body is padded to a whole number of blocks of UTF-8, and no further', () => {
+  const block = (text) => new TextEncoder().encode(padded(text)).length;
+  assert.equal(block('{}'), PAD_BLOCK);
+  assert.equal(block('x'.repeat(PAD_BLOCK)), PAD_BLOCK);
+  assert.equal(block('x'.repeat(PAD_BLOCK + 1)), 2 * PAD_BLOCK);
+  assert.equal(block(JSON.stringify({ name: 'Аня'.repeat(30) })), 2 * PAD_BLOCK, 'Cyrillic counts two bytes a letter');
 });

@@ -1,6 +1,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { ruleBook } from '../js/options.js';
+import { ruleBook, rulesName } from '../js/options.js';
+import { makeT, LANGS } from '../js/i18n.js';
 import { schema } from './rules.js';
 
 const book = ruleBook(schema);
@@ -34,6 +35,19 @@ test('options round-trip through a link', () => {
   assert.equal(q.toString(), 'doctor=1&ties=none&speech=45');
   const back = book.fromQuery('custom', q);
   assert.deepEqual(back, o);
+});
+
+test('a rule set changed keeps its name, and its link says what changed', () => {
+  const o = { ...book.presetOptions('sport'), speech: 30 };
+  assert.deepEqual(book.toQuery(o), [['speech', '30']]);
+  assert.deepEqual(book.fromQuery('sport', new URLSearchParams('speech=30')), o);
+  assert.equal(rulesName(makeT('en'), book, o), 'Sport, changed: Monologue: 30 s');
+  assert.equal(rulesName(makeT('en'), book, { ...o, doctor: true }), 'Sport, changed: Doctor: on and Monologue: 30 s');
+  assert.equal(rulesName(makeT('en'), book, book.presetOptions('sport')), 'Sport');
+  // Without the schema, or for a custom mix, the rule set's name alone.
+  assert.equal(rulesName(makeT('en'), null, o), 'Sport');
+  assert.equal(rulesName(makeT('en'), book, { ...o, preset: 'custom' }), 'Custom');
+  for (const lang of LANGS) assert.doesNotMatch(rulesName(makeT(lang), book, { ...o, ties: 'none' }), /\{|rules\.|opt\./, lang);
 });
 
 test('bad link values are ignored', () => {

@@ -30,7 +30,7 @@ const EVENTS = [
   ...['words', 'speech', 'abuse', 'peeking', 'prompting'].map((foul) => ({ type: 'warned', target: 'p1', result: '1', foul })),
   { type: 'removed', target: 'p1', foul: 'words' }, { type: 'removed', target: 'p1', result: 'fouls', foul: 'speech' },
   { type: 'role', target: 'p2', role: 'don' }, { type: 'paused' }, { type: 'resumed' },
-  { type: 'maniac_side', result: 'alone' }, { type: 'maniac_side', result: 'mafia' },
+  { type: 'maniac_side', result: 'alone' }, { type: 'maniac_side', result: 'mafia' }, { type: 'moved', target: 'p2' },
   { type: 'game_over', result: 'town' }, { type: 'game_over', result: 'mafia' }, { type: 'game_over', result: 'maniac' },
 ];
 
@@ -177,6 +177,8 @@ test('the day opens with what the night brought', () => {
   // A quiet night says so; a night that has fallen again has no outcome yet.
   assert.deepEqual(nightOutcome([{ type: 'morning', night: 3 }, { type: 'missed', night: 3 }]).events.map((e) => e.type), ['missed']);
   assert.equal(nightOutcome([...evs, { type: 'night_fell', night: 3 }]), null);
+  // The last word after the day's vote is the vote's, not the morning's.
+  assert.equal(nightOutcome([...evs, { type: 'vote_result', day: 2, ballots: [] }, { type: 'eliminated', day: 2, target: 'p3', result: 'vote' }]), null);
   assert.equal(nightOutcome([{ type: 'started' }]), null);
 });
 

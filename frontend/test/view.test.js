@@ -1,6 +1,6 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { normalize } from '../js/view.js';
+import { normalize, publicPart } from '../js/view.js';
 
 test('null lists from the server become empty arrays', () => {
   const v = normalize({ version: 3, players: null, actions: [{ type: 'sleep' }], events: null, phase: { name: 'night', nominations: null },
@@ -22,4 +22,21 @@ test('a full view passes through unchanged in substance', () => {
   assert.deepEqual(normalize(view), view);
   assert.equal(normalize({ phase: { name: 'day', closing: true } }).phase.closing, true);
   assert.equal(normalize(null), null);
+});
+
+test('the public part of a moderator\'s view holds no card, act or choice the table has not seen', () => {
+  const v = normalize({
+    phase: { name: 'night', night: 2 },
+    players: [{ id: 'p1', role: 'mafia', team: 'mafia' }, { id: 'p2', role: 'sheriff', team: 'town' }, { id: 'p3', role: 'citizen', team: 'town', alive: false }],
+    events: [{ type: 'role', target: 'p3', role: 'citizen' }, { type: 'act', actor: 'p1', target: 'p2', result: 'kill', to: 'mod' }, { type: 'night_fell', night: 2 }],
+    night: { choices: [{ actor: 'p1', type: 'kill', target: 'p2' }], done: ['p1'], victims: ['p2'], late: [] },
+  });
+  const p = publicPart(v);
+  assert.deepEqual(p.players.map((x) => x.role), [undefined, undefined, 'citizen']);
+  assert.deepEqual(p.events.map((e) => e.type), ['role', 'night_fell']);
+  assert.deepEqual(p.night, { choices: [], done: ['p1'], victims: [] });
+  assert.doesNotMatch(JSON.stringify(p), /mafia|sheriff|kill/);
+  // At the end every card is the table's.
+  const over = publicPart({ ...v, phase: { name: 'game_over' } });
+  assert.deepEqual(over.players.map((x) => x.role), ['mafia', 'sheriff', 'citizen']);
 });

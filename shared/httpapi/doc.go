@@ -4,8 +4,9 @@
 //
 // It does what belongs to HTTP and nothing else: routing, bearer tokens, strict
 // JSON decoding with a body limit, the one table from kinds of error
-// (service.Kind) to statuses, ETags and 304s, the pollAfterMs hint, the join
-// link and its QR code, security headers. What a request holds is checked by
+// (service.Kind) to statuses, ETags and 304s, the pollAfterMs hint, gzip, the
+// padding that sends every player's view of a revision at one length (pad.go),
+// the join link and its QR code, security headers. What a request holds is checked by
 // the service alone: games are created, joined, read and changed by a Games
 // (the service package's *Service), and every error, the HTTP layer's own
 // included, is a *service.Error.

@@ -70,8 +70,7 @@ func FuzzDecodeCreate(f *testing.F) {
 // FuzzDecodeJoin: the join route only decodes (the service checks the name):
 // any body is one JSON object of the join's fields, or a client error.
 func FuzzDecodeJoin(f *testing.F) {
-	for _, s := range []string{`{"name":"Аня"}`, `{"name":"  a  ","joinId":"0123456789abcdef","device":"0123456789abcdef"}`,
-		`{"name":""}`, `{"name":"a\u0007"}`, `{"name":"a","b":1}`, `{"name":1}`, `"a"`, `{"name":"\ud800"}`, `{"joinId":7}`} {
+	for _, s := range joinSeeds {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -80,7 +79,37 @@ func FuzzDecodeJoin(f *testing.F) {
 			checkDecodeError(t, err)
 			return
 		}
-		onlyFields(t, data, "name", "joinId", "device")
+		onlyFields(t, data, "name", "joinId", "device", "seatKey")
+	})
+}
+
+var joinSeeds = []string{`{"name":"Аня"}`, `{"name":"  a  ","joinId":"0123456789abcdef","device":"0123456789abcdef"}`,
+	`{"name":""}`, `{"name":"a\u0007"}`, `{"name":"a","b":1}`, `{"name":1}`, `"a"`, `{"name":"\ud800"}`, `{"joinId":7}`,
+	`{"seatKey":"AAAAAAAAAAAAAAAAAAAAAAAA"}`, `{"seatKey":"x"}`, `{"seatKey":""}`, `{"seatKey":null}`,
+	`{"seatKey":"AAAAAAAAAAAAAAAAAAAAAAAA","name":"Sub"}`, `{"seatKey":"AAAAAAAAAAAAAAAAAAAAAAA=","joinId":"0123456789abcdef"}`}
+
+// FuzzJoinInPlay sends arbitrary bodies to the join route of a game in play,
+// with a link open to move a seat to another device: the answer is a client
+// error, never a 5xx and never a seat, and the stored game stays as it was.
+func FuzzJoinInPlay(f *testing.F) {
+	for _, s := range joinSeeds {
+		f.Add([]byte(s))
+	}
+	e := newEnv(f, Config{})
+	code, host, _, _ := e.table("classic", 6)
+	e.start(code, host, "s")
+	e.MustAct(code, host, rules.Action{ID: "r", Type: rules.ActReseat, Target: "p2"})
+	f.Fuzz(func(t *testing.T, body []byte) {
+		e.TB = t
+		before := e.version(code)
+		res := e.Do(apitest.Request{Method: "POST", Path: "/api/games/" + code + "/players", Body: body})
+		var eb apitest.ErrorBody
+		if res.Status < 400 || res.Status > 499 || json.Unmarshal(res.Body, &eb) != nil || eb.Error.Code == "" {
+			t.Fatalf("status %d: %s", res.Status, res.Body)
+		}
+		if after := e.version(code); after != before {
+			t.Fatalf("refused (%d %s), yet the version went from %d to %d", res.Status, res.Body, before, after)
+		}
 	})
 }
 
@@ -90,6 +119,7 @@ var actionSeeds = []string{
 	`{"id":"a6","type":"maniac_side","side":"mafia"}`, `{"id":"a7","type":"configure","options":{"preset":"sport"}}`,
 	`{"id":"a8","type":"kill","target":"p1"}`, `{"type":"sleep"}`, `{"id":"x"}`, `{"id":"a","type":"start","Deal":[1]}`,
 	`{"id":"a","type":"vote_all","yes":"no"}`, `{"id":"a","type":"seat","seat":1e99}`, `[1]`, `nul`, `{"id":"a","type":"start"}{}`,
+	`{"id":"a9","type":"reseat","target":"p2"}`, `{"id":"a","type":"reseat","target":"p99"}`, `{"id":"a","type":"reseat"}`,
 }
 
 // FuzzDecodeAction: the actions route only decodes (the service and the rules

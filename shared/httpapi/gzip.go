@@ -36,16 +36,30 @@ func acceptsGzip(r *http.Request) bool {
 // billed.
 func writeJSONBody(w http.ResponseWriter, r *http.Request, status int, data []byte) {
 	w.Header().Add("Vary", "Accept-Encoding")
-	if len(data) < gzipMin || !acceptsGzip(r) {
+	if !compresses(r, len(data)) {
 		writeRaw(w, status, "application/json", data)
 		return
 	}
+	writeGzip(w, status, gzipped(data))
+}
+
+// compresses reports whether a body of n bytes goes to r's client gzipped.
+func compresses(r *http.Request, n int) bool { return n >= gzipMin && acceptsGzip(r) }
+
+// gzipped is data as one gzip member whose header has no optional field, as
+// padGzip expects.
+func gzipped(data []byte) []byte {
 	var b bytes.Buffer
 	zw := gzipWriters.Get().(*gzip.Writer)
 	zw.Reset(&b)
 	zw.Write(data)
 	zw.Close()
 	gzipWriters.Put(zw)
+	return b.Bytes()
+}
+
+// writeGzip sends z, a gzipped JSON body.
+func writeGzip(w http.ResponseWriter, status int, z []byte) {
 	w.Header().Set("Content-Encoding", "gzip")
-	writeRaw(w, status, "application/json", b.Bytes())
+	writeRaw(w, status, "application/json", z)
 }

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"os"
 	"runtime/debug"
 	"slices"
@@ -16,17 +17,21 @@ import (
 	"strings"
 	"time"
 
+	"citysleeps/shared/protocol"
 	"citysleeps/shared/rules"
 	"citysleeps/shared/service"
 )
 
-// Games creates, joins, reads and changes games: *service.Service.
+// Games creates, joins, reads and changes games: *service.Service. A read or
+// an action answers with the views of every seat too (service.Table), to which
+// a player's answer is padded.
 type Games interface {
 	Create(ctx context.Context, req service.CreateRequest) (service.Created, error)
 	Join(ctx context.Context, code string, req service.JoinRequest) (service.Joined, error)
-	Read(ctx context.Context, code, token string) (rules.View, error)
-	Act(ctx context.Context, code, token string, a rules.Action) (rules.View, error)
+	ReadTable(ctx context.Context, code, token string) (service.Table, error)
+	ActTable(ctx context.Context, code, token string, a rules.Action) (service.Table, error)
 	Again(ctx context.Context, code, token string) (service.Created, error)
+	Protocol(ctx context.Context, code, token string) (protocol.Protocol, error)
 }
 
 var _ Games = (*service.Service)(nil)
@@ -63,14 +68,15 @@ func New(cfg Config) http.Handler {
 	cfg.PublicURL = strings.TrimRight(cfg.PublicURL, "/")
 	h := &handler{cfg: cfg, log: cfg.Logger}
 	handlers := map[string]http.HandlerFunc{
-		PathGames:   h.create,
-		PathPlayers: h.join,
-		PathGame:    h.read,
-		PathQR:      h.qr,
-		PathHealth:  h.health,
-		PathRules:   h.rules,
-		PathActions: h.act,
-		PathNext:    h.again,
+		PathGames:    h.create,
+		PathPlayers:  h.join,
+		PathGame:     h.read,
+		PathQR:       h.qr,
+		PathProtocol: h.protocol,
+		PathHealth:   h.health,
+		PathRules:    h.rules,
+		PathActions:  h.act,
+		PathNext:     h.again,
 	}
 	mux := http.NewServeMux()
 	allowed := map[string][]string{}
@@ -239,12 +245,12 @@ func (h *handler) read(w http.ResponseWriter, r *http.Request) {
 	if h.notModified(w, r, code, token) {
 		return
 	}
-	v, err := h.cfg.Games.Read(r.Context(), code, token)
+	t, err := h.cfg.Games.ReadTable(r.Context(), code, token)
 	if err != nil {
 		h.fail(w, r, err)
 		return
 	}
-	h.writeView(w, r, v, token, true)
+	h.writeView(w, r, t, token, true)
 }
 
 // POST /api/games/{code}/actions
@@ -260,12 +266,38 @@ func (h *handler) act(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	v, err := h.cfg.Games.Act(r.Context(), code, token, a)
+	t, err := h.cfg.Games.ActTable(r.Context(), code, token, a)
 	if err != nil {
 		h.fail(w, r, err)
 		return
 	}
-	h.writeView(w, r, v, token, false)
+	h.completeSeatLink(r, t.View)
+	h.writeView(w, r, t, token, false)
+}
+
+// seatKeyFragment starts the fragment of a seat link's address, before the
+// key: {base}/join/{CODE}#seat={key}.
+const seatKeyFragment = "#seat="
+
+// completeSeatLink gives the link of a host's reseat (View.Reseat) its address,
+// the join page with the key in the fragment, which no browser sends to a
+// server, and that address as a QR code the page shows as it is. So the key is
+// in no address a page asks for: a query string would be written in the logs
+// of every proxy and CDN on the way.
+func (h *handler) completeSeatLink(r *http.Request, v rules.View) {
+	l := v.Reseat
+	if l == nil {
+		return
+	}
+	l.URL = h.joinURL(r, v.Code) + seatKeyFragment + l.Key
+	qr, err := qrDataURL(l.URL)
+	if err != nil {
+		// The link works without its picture: a page shows or sends on
+		// the address instead.
+		h.log.ErrorContext(r.Context(), "seat link: no QR code", "err", err)
+		return
+	}
+	l.QR = qr
 }
 
 // POST /api/games/{code}/next: the host opens the next game for the same table.
@@ -284,21 +316,96 @@ func (h *handler) again(w http.ResponseWriter, r *http.Request) {
 	h.created(w, r, c)
 }
 
-// GET /api/games/{code}/qr.svg
+// GET /api/games/{code}/qr.svg: one of the game's links as a QR code, the
+// one ?link= names: the join link (join, the default), the public shared
+// screen (screen), or the host's control link (host, for the host's token
+// only), each at the reachable base the join link has, so that a phone that
+// scans it from another device gets there.
 func (h *handler) qr(w http.ResponseWriter, r *http.Request) {
 	code := r.PathValue("code")
-	if _, err := h.cfg.Games.Read(r.Context(), code, ""); err != nil {
-		h.fail(w, r, err)
-		return
+	link := r.URL.Query().Get("link")
+	token := ""
+	if link == linkHost {
+		t, err := bearer(r)
+		if err == nil && t == "" {
+			err = service.Refuse(service.ErrUnauthorized, "the host's link is drawn for the host's token only")
+		}
+		if err != nil {
+			h.fail(w, r, err)
+			return
+		}
+		token = t
 	}
-	svg, err := qrSVG(h.joinURL(r, code))
+	t, err := h.cfg.Games.ReadTable(r.Context(), code, token)
 	if err != nil {
 		h.fail(w, r, err)
 		return
 	}
-	// The picture depends only on the code and the site's address.
-	w.Header().Set("Cache-Control", "private, max-age=3600")
+	text, err := h.linkOf(r, t.View, link, token)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	svg, err := qrSVG(text)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	if link == linkHost {
+		// The picture holds the host's token: no cache may keep it.
+		w.Header().Set("Cache-Control", "no-store")
+	} else {
+		// The picture depends only on the code and the site's address.
+		w.Header().Set("Cache-Control", "private, max-age=3600")
+	}
 	writeRaw(w, http.StatusOK, "image/svg+xml", svg)
+}
+
+// GET /api/games/{code}/protocol: the game's record (docs/PROTOCOL.md), for
+// everyone once it is over, for its moderator at any time. It holds secrets
+// until the end, so nothing may keep it (apiHeaders: no-store).
+func (h *handler) protocol(w http.ResponseWriter, r *http.Request) {
+	token, err := bearer(r)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	p, err := h.cfg.Games.Protocol(r.Context(), r.PathValue("code"), token)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	data, err := json.Marshal(p)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	writeJSONBody(w, r, http.StatusOK, data)
+}
+
+// The links a QR code can hold (the qr route's ?link=).
+const (
+	linkJoin   = "join"
+	linkScreen = "screen"
+	linkHost   = "host"
+)
+
+// linkOf is the address of one of the game's links, as the app's pages name
+// them (frontend/js/app.js): the join page, the public shared screen, and
+// the host's page with the token in its fragment, which browsers never send.
+func (h *handler) linkOf(r *http.Request, v rules.View, link, token string) (string, error) {
+	switch link {
+	case "", linkJoin:
+		return h.joinURL(r, v.Code), nil
+	case linkScreen:
+		return h.baseURL(r) + "/#screen=" + v.Code, nil
+	case linkHost:
+		if !v.Viewer.Host {
+			return "", &service.Error{Kind: service.ErrForbidden, Code: "not_host", Message: "the host's link is drawn for the host's token only"}
+		}
+		return h.baseURL(r) + "/#host=" + v.Code + "&t=" + url.QueryEscape(token), nil
+	}
+	return "", service.Refuse(service.ErrInvalid, "link must be join, screen or host")
 }
 
 // healthCode is a well-formed room code that the health check reads to prove
@@ -308,7 +415,7 @@ const healthCode = "ZZZZZZ"
 
 // GET /api/health
 func (h *handler) health(w http.ResponseWriter, r *http.Request) {
-	_, err := h.cfg.Games.Read(r.Context(), healthCode, "")
+	_, err := h.cfg.Games.ReadTable(r.Context(), healthCode, "")
 	if err != nil {
 		if statusOfError(service.As(err)) < 500 {
 			err = nil // the store answered: most likely, no such game
@@ -415,9 +522,11 @@ func (h *handler) notModified(w http.ResponseWriter, r *http.Request, code, toke
 	return true
 }
 
-// writeView sends a view with its ETag and poll hint, or 304 when the client
-// already has it (If-None-Match, on reads only).
-func (h *handler) writeView(w http.ResponseWriter, r *http.Request, v rules.View, token string, conditional bool) {
+// writeView sends the view of t with its ETag and poll hint, or 304 when the
+// client already has it (If-None-Match, on reads only). A player's view is
+// padded to the size of every seat's (writeSeatView).
+func (h *handler) writeView(w http.ResponseWriter, r *http.Request, t service.Table, token string, conditional bool) {
+	v := t.View
 	etag := etagOf(service.Revision{Version: v.Version, Tick: v.Tick}, token)
 	w.Header().Set("ETag", etag)
 	poll := pollAfter(v.Timing, isScreen(v.Viewer), h.cfg.Now())
@@ -426,7 +535,15 @@ func (h *handler) writeView(w http.ResponseWriter, r *http.Request, v rules.View
 		w.WriteHeader(http.StatusNotModified)
 		return
 	}
-	writeJSONBody(w, r, http.StatusOK, viewJSON(v, poll, h.joinLink(r, v)))
+	if t.Seats == nil {
+		writeJSONBody(w, r, http.StatusOK, viewJSON(v, poll, h.joinLink(r, v)))
+		return
+	}
+	seats := make([][]byte, len(t.Seats))
+	for i, s := range t.Seats {
+		seats[i] = viewJSON(s, poll, h.joinLink(r, s))
+	}
+	writeSeatView(w, r, seats, t.Noise)
 }
 
 // setPoll sends the poll hint as a header, so that a 304 carries it too.

@@ -13,6 +13,7 @@ import (
 	"net/http/httptest"
 	"reflect"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -23,6 +24,7 @@ import (
 
 	"citysleeps/shared/httpapi/apitest"
 	"citysleeps/shared/names"
+	"citysleeps/shared/protocol"
 	"citysleeps/shared/rules"
 	"citysleeps/shared/service"
 	"citysleeps/shared/store"
@@ -645,32 +647,75 @@ func TestQR(t *testing.T) {
 	if !strings.HasPrefix(svg, "<svg") || strings.Count(svg, "<path") != 1 || len(svg) > 8000 {
 		t.Fatalf("svg of %d bytes: %.200s", len(svg), svg)
 	}
-	// Draw the path back into modules: they are the QR code of the join link.
-	q, err := qrcode.New(c.JoinURL, qrcode.Medium)
+	wantQR(t, svg, c.JoinURL)
+	e.ExpectError(e.Do(apitest.Request{Method: "GET", Path: "/api/games/ZZZZZZ/qr.svg"}), 404, CodeNotFound)
+}
+
+// TestQRLinks: the QR route draws the shared screen's link for anyone, and
+// the host's control link (its token in the fragment) for the host's token
+// only, never cached; a player's token, none, or a link it does not know is
+// refused.
+func TestQRLinks(t *testing.T) {
+	e := newEnv(t, Config{PublicURL: "http://192.168.1.5:8080"})
+	c := e.Create(map[string]string{"preset": "sport"})
+	j := e.Join(c.Code, "Anna")
+	path := "/api/games/" + c.Code + "/qr.svg?link="
+	for _, tc := range []struct{ link, token, want, cache string }{
+		{"screen", "", "http://192.168.1.5:8080/#screen=" + c.Code, "private, max-age=3600"},
+		{"join", "", c.JoinURL, "private, max-age=3600"},
+		{"host", c.HostToken, "http://192.168.1.5:8080/#host=" + c.Code + "&t=" + c.HostToken, "no-store"},
+	} {
+		res := e.Do(apitest.Request{Method: "GET", Path: path + tc.link, Token: tc.token})
+		if res.Status != 200 || res.Header.Get("Cache-Control") != tc.cache {
+			t.Fatalf("%s: status %d, cache %q", tc.link, res.Status, res.Header.Get("Cache-Control"))
+		}
+		wantQR(t, string(res.Body), tc.want)
+	}
+	e.ExpectError(e.Do(apitest.Request{Method: "GET", Path: path + "host"}), 401, CodeUnauthorized)
+	e.ExpectError(e.Do(apitest.Request{Method: "GET", Path: path + "host", Token: j.Token}), 403, "not_host")
+	e.ExpectError(e.Do(apitest.Request{Method: "GET", Path: path + "host", Token: "forged-token-0000"}), 401, CodeUnauthorized)
+	e.ExpectError(e.Do(apitest.Request{Method: "GET", Path: path + "seat"}), 400, "invalid")
+}
+
+// wantQR fails t unless svg, drawn by qrSVG, is the QR code of text.
+func wantQR(t *testing.T, svg, text string) {
+	t.Helper()
+	if !slices.EqualFunc(qrModules(t, svg), qrBitmap(t, text), slices.Equal) {
+		t.Fatalf("the QR code is not that of %s", text)
+	}
+}
+
+// qrBitmap is the QR code of text as the server draws it.
+func qrBitmap(t *testing.T, text string) [][]bool {
+	t.Helper()
+	q, err := qrcode.New(text, qrcode.Medium)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := q.Bitmap()
-	got := make([][]bool, len(want))
-	for i := range got {
-		got[i] = make([]bool, len(want))
+	return q.Bitmap()
+}
+
+// qrModules draws an SVG's path back into modules.
+func qrModules(t *testing.T, svg string) [][]bool {
+	t.Helper()
+	m := regexp.MustCompile(`viewBox="0 0 (\d+) `).FindStringSubmatch(svg)
+	if m == nil {
+		t.Fatalf("not a QR code: %.200s", svg)
 	}
-	for _, m := range regexp.MustCompile(`M(\d+) (\d+)h(\d+)v1h-(\d+)z`).FindAllStringSubmatch(svg, -1) {
-		x, _ := strconv.Atoi(m[1])
-		y, _ := strconv.Atoi(m[2])
-		w, _ := strconv.Atoi(m[3])
+	n, _ := strconv.Atoi(m[1])
+	got := make([][]bool, n)
+	for i := range got {
+		got[i] = make([]bool, n)
+	}
+	for _, r := range regexp.MustCompile(`M(\d+) (\d+)h(\d+)v1h-(\d+)z`).FindAllStringSubmatch(svg, -1) {
+		x, _ := strconv.Atoi(r[1])
+		y, _ := strconv.Atoi(r[2])
+		w, _ := strconv.Atoi(r[3])
 		for i := x; i < x+w; i++ {
 			got[y][i] = true
 		}
 	}
-	for y := range want {
-		for x := range want[y] {
-			if got[y][x] != want[y][x] {
-				t.Fatalf("module (%d,%d) is %v, want %v", x, y, got[y][x], want[y][x])
-			}
-		}
-	}
-	e.ExpectError(e.Do(apitest.Request{Method: "GET", Path: "/api/games/ZZZZZZ/qr.svg"}), 404, CodeNotFound)
+	return got
 }
 
 func TestJoinURLFromRequest(t *testing.T) {
@@ -758,11 +803,11 @@ func TestUnavailable(t *testing.T) {
 // buggyGames fails in ways only a bug can.
 type buggyGames struct{ Games }
 
-func (buggyGames) Read(context.Context, string, string) (rules.View, error) {
-	return rules.View{}, errors.New("secret: nil map in the rules")
+func (buggyGames) ReadTable(context.Context, string, string) (service.Table, error) {
+	return service.Table{}, errors.New("secret: nil map in the rules")
 }
 
-func (buggyGames) Act(context.Context, string, string, rules.Action) (rules.View, error) {
+func (buggyGames) ActTable(context.Context, string, string, rules.Action) (service.Table, error) {
 	panic("secret: index out of range")
 }
 
@@ -1090,4 +1135,89 @@ func TestRulesRoute(t *testing.T) {
 		t.Errorf("Cache-Control %q", cc)
 	}
 	e.ExpectError(e.raw("POST", PathRules, "", `{}`), 405, CodeMethodNotAllowed)
+}
+
+// TestProtocolRoute: GET /api/games/{code}/protocol is the game's record
+// (docs/PROTOCOL.md): the moderator's at any time; before the end anyone else
+// gets one 409, the same whoever asks and whatever the deal; after it, everyone
+// gets the same whole record. Reading it writes nothing.
+func TestProtocolRoute(t *testing.T) {
+	e := newEnv(t, Config{})
+	get := func(code, token string) apitest.Response {
+		return e.Do(apitest.Request{Method: "GET", Path: "/api/games/" + code + "/protocol", Token: token})
+	}
+	var refusals [][]byte
+	refused := func(res apitest.Response) {
+		t.Helper()
+		e.ExpectError(res, 409, service.CodeGameNotOver)
+		refusals = append(refusals, res.Body)
+	}
+
+	// A game the app moderates: nobody sees the record before the end, not even
+	// the host, who sees no cards either.
+	code, host, tokens, ids := e.table("classic", 5)
+	e.start(code, host, "s1")
+	refused(get(code, ""))
+	refused(get(code, host))
+	refused(get(code, tokens[ids[0]]))
+	e.ExpectError(get(code, "forged-token-0123456789abcdef"), 401, CodeUnauthorized)
+	e.ExpectError(get("ZZZZZZ", ""), 404, CodeNotFound)
+	e.ExpectError(e.raw("POST", "/api/games/"+code+"/protocol", host, "{}"), 405, CodeMethodNotAllowed)
+
+	// A game a person moderates: the moderator reads it live, with every card.
+	c := e.Create(map[string]string{"preset": "classic", "moderator": "host", "lang": "ro"})
+	players := map[string]string{}
+	for i := 1; i <= 6; i++ {
+		j := e.Join(c.Code, "P"+strconv.Itoa(i))
+		players[j.PlayerID] = j.Token
+	}
+	e.MustAct(c.Code, c.HostToken, rules.Action{ID: "start", Type: rules.ActStart})
+	e.MustAct(c.Code, c.HostToken, rules.Action{ID: "night", Type: rules.ActAdvance, Now: true})
+	refused(get(c.Code, ""))
+	refused(get(c.Code, players["p2"]))
+	before := e.version(c.Code)
+	var live protocol.Protocol
+	e.Expect(get(c.Code, c.HostToken), 200, &live)
+	if live.SchemaVersion != protocol.SchemaVersion || live.Over || live.Lang != "ro" || len(live.Seats) != 6 || live.Seats[0].Role == "" {
+		t.Fatalf("the moderator's live protocol: %+v", live)
+	}
+	if e.version(c.Code) != before {
+		t.Error("reading the protocol wrote the game")
+	}
+	for _, body := range refusals[1:] {
+		if !bytes.Equal(body, refusals[0]) {
+			t.Errorf("409 bodies differ: %s and %s", body, refusals[0])
+		}
+	}
+
+	// The moderator removes the mafia: the town wins, and the record is public.
+	v, _ := e.Read(c.Code, c.HostToken)
+	for _, p := range v.Players {
+		if p.Team == rules.MafiaTeam {
+			e.MustAct(c.Code, c.HostToken, rules.Action{ID: "rm" + p.ID, Type: rules.ActRemove, Target: p.ID})
+		}
+	}
+	before = e.version(c.Code)
+	pub := get(c.Code, "")
+	checkAPIHeaders(t, pub.Header)
+	var over protocol.Protocol
+	e.Expect(pub, 200, &over)
+	if !over.Over || !over.Complete || over.Winner != rules.Town || over.WinRule != "R-CLASSIC-08" {
+		t.Errorf("the finished protocol: over %v, complete %v, %s by %s", over.Over, over.Complete, over.Winner, over.WinRule)
+	}
+	for _, token := range []string{c.HostToken, players["p1"]} {
+		if res := get(c.Code, token); res.Status != 200 || !bytes.Equal(res.Body, pub.Body) {
+			t.Errorf("after the end another viewer gets %d: %.200s", res.Status, res.Body)
+		}
+	}
+	if e.version(c.Code) != before {
+		t.Error("reading the protocol wrote the game")
+	}
+	r := httptest.NewRequest("GET", "/api/games/"+c.Code+"/protocol", nil)
+	r.Header.Set("Accept-Encoding", "gzip")
+	w := httptest.NewRecorder()
+	e.h.ServeHTTP(w, r)
+	if w.Header().Get("Content-Encoding") != "gzip" {
+		t.Errorf("the protocol of %d bytes is sent without gzip", len(pub.Body))
+	}
 }

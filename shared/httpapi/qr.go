@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"bytes"
+	"encoding/base64"
 	"strconv"
 
 	qrcode "github.com/skip2/go-qrcode"
@@ -38,4 +39,14 @@ func qrSVG(text string) ([]byte, error) {
 	}
 	b.WriteString(`"/></svg>`)
 	return b.Bytes(), nil
+}
+
+// qrDataURL is text as a QR code (qrSVG) in a data: URL, which an <img> shows
+// as it is: a picture that comes inside an answer, not from an address.
+func qrDataURL(text string) (string, error) {
+	svg, err := qrSVG(text)
+	if err != nil {
+		return "", err
+	}
+	return "data:image/svg+xml;base64," + base64.StdEncoding.EncodeToString(svg), nil
 }

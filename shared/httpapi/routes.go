@@ -25,21 +25,22 @@ func (r Route) Pattern() string { return r.Method + " " + r.Path }
 
 // The route paths.
 const (
-	PathGames   = "/api/games"
-	PathGame    = "/api/games/{code}"
-	PathPlayers = "/api/games/{code}/players"
-	PathActions = "/api/games/{code}/actions"
-	PathNext    = "/api/games/{code}/next"
-	PathQR      = "/api/games/{code}/qr.svg"
-	PathHealth  = "/api/health"
-	PathRules   = "/api/rules"
+	PathGames    = "/api/games"
+	PathGame     = "/api/games/{code}"
+	PathPlayers  = "/api/games/{code}/players"
+	PathActions  = "/api/games/{code}/actions"
+	PathNext     = "/api/games/{code}/next"
+	PathQR       = "/api/games/{code}/qr.svg"
+	PathProtocol = "/api/games/{code}/protocol"
+	PathHealth   = "/api/health"
+	PathRules    = "/api/rules"
 )
 
 // Routes are every route of the API. template.yaml routes each of them, and
 // nothing else, to its function; a test holds the two together.
 //
-// The read function serves the QR code, the health check and the rules'
-// schema too: they only read.
+// The read function serves the QR code, the protocol, the health check and
+// the rules' schema too: they only read.
 // The create function opens the next game of a finished one ("play again"), as
 // it opens any game.
 var Routes = []Route{
@@ -48,6 +49,7 @@ var Routes = []Route{
 	{"POST", PathPlayers, FuncJoin},
 	{"GET", PathGame, FuncRead},
 	{"GET", PathQR, FuncRead},
+	{"GET", PathProtocol, FuncRead},
 	{"GET", PathHealth, FuncRead},
 	{"GET", PathRules, FuncRead},
 	{"POST", PathActions, FuncAct},

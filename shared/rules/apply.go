@@ -254,6 +254,9 @@ func (s *State) do(actor Actor, a Action, now time.Time) error {
 		s.Locked = true
 	case ActUnlock:
 		s.Locked = false
+	case ActReseat:
+		// Nothing changes until the seat moves (Move): the link is the
+		// service's, and the rules know no keys.
 	case ActLeave:
 		s.unseat(actor.Player)
 	case ActSeat:
@@ -289,7 +292,7 @@ func (s *State) do(actor Actor, a Action, now time.Time) error {
 	case ActWarn:
 		s.warn(a.Target, a.Foul, now)
 	case ActRemove:
-		s.log(ToAll, Event{Type: EvRemoved, Target: a.Target, Foul: a.Foul})
+		s.log(ToAll, Event{Type: EvRemoved, Target: a.Target, Foul: a.Foul, Rule: "R-SPORT-16"})
 		s.remove(a.Target, now)
 	case ActSleep, ActKill, ActCheck, ActHeal, ActProtect, ActDefend, ActShoot:
 		s.timeShot(actor.Player, a, now)
@@ -374,14 +377,18 @@ func (o Options) Deck(n int) []Role {
 }
 
 // unseat takes a player out of the lobby (left, kicked or banned) together with
-// their "joined" line: a lobby's comings and goings leave no trace but the table
-// as it is, so join-and-leave loops cannot grow the game, and the id is free for
-// the next player (JoinFrom).
+// their "joined" and "moved" lines: a lobby's comings and goings leave no trace
+// but the table as it is, so join-and-leave loops cannot grow the game, and the
+// id is free for the next player (JoinFrom).
 func (s *State) unseat(id string) {
 	s.Players = slices.DeleteFunc(s.Players, func(p Player) bool { return p.ID == id })
 	s.renumber()
-	s.forget(func(e Event) bool { return e.Type == EvJoined && e.Target == id })
+	s.forget(func(e Event) bool { return lobbyLine(e) && e.Target == id })
 }
+
+// lobbyLine reports whether e tells of the lobby's comings and goings: a
+// player joined, or moved to another device before the deal.
+func lobbyLine(e Event) bool { return e.Type == EvJoined || e.Type == EvMoved }
 
 // ban unseats a player and refuses their device from now on (JoinFrom).
 func (s *State) ban(id string) {
@@ -395,14 +402,14 @@ func (s *State) ban(id string) {
 }
 
 // closeLobby forgets what only the lobby needs once the cards are dealt: the
-// lock, the bans, the players' devices and the "joined" lines (the start says
-// who plays).
+// lock, the bans, the players' devices and the "joined" and "moved" lines (the
+// start says who plays).
 func (s *State) closeLobby() {
 	s.Locked, s.Banned = false, nil
 	for i := range s.Players {
 		s.Players[i].Device = ""
 	}
-	s.forget(func(e Event) bool { return e.Type == EvJoined })
+	s.forget(lobbyLine)
 }
 
 func (s *State) reseat(id string, seat int) {
@@ -427,7 +434,7 @@ func (s *State) warn(id, foul string, now time.Time) {
 	s.log(ToAll, Event{Type: EvWarned, Target: id, Result: strconv.Itoa(p.Warnings), Foul: foul})
 	switch {
 	case s.Rules.WarningsToRemove > 0 && p.Warnings >= s.Rules.WarningsToRemove:
-		s.log(ToAll, Event{Type: EvRemoved, Target: id, Result: "fouls", Foul: foul})
+		s.log(ToAll, Event{Type: EvRemoved, Target: id, Result: "fouls", Foul: foul, Rule: "R-SPORT-16"})
 		s.remove(id, now)
 	case s.Rules.WarningsToMute > 0 && p.Warnings == s.Rules.WarningsToMute:
 		if s.Phase.Name == PhaseDay && s.Phase.Reason == ReasonNone && s.speaker() == id && !s.Phase.Closing {
@@ -449,7 +456,7 @@ func (s *State) remove(id string, now time.Time) {
 	p.Alive, p.Removed = false, true
 	s.showCard(p)
 	s.Ballots = slices.DeleteFunc(s.Ballots, func(b Ballot) bool { return b.Voter == id })
-	s.Nominations = slices.DeleteFunc(s.Nominations, func(n Nomination) bool { return n.Target == id })
+	s.unnominate(id)
 	s.Phase.Candidates = slices.DeleteFunc(s.Phase.Candidates, func(c string) bool { return c == id })
 	// A speaker removed mid-speech keeps the head of the queue through the
 	// hand-over that ends the speech, so the next speaker opens on every screen

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"errors"
 	"slices"
 	"testing"
 	"time"
@@ -331,4 +332,22 @@ func TestFirstNightChecks(t *testing.T) {
 	if g.hasEvent(EvMissed, 0, "") || g.hasEvent(EvKilled, 0, "") {
 		t.Error("R-CLASSIC-02: the meeting night with checks is told as a night of kills")
 	}
+}
+
+// TestClassicNamesNoFouls: the classic rules count no fouls (R-CLASSIC-01 has
+// no warnings; the fouls are R-SPORT-16's), so the host's removal names none,
+// and one that names a foul is refused.
+func TestClassicNamesNoFouls(t *testing.T) {
+	g := newGame(t, PresetClassic, 7, nil, Mafia, Mafia, Sheriff)
+	g.quietNight()
+	for _, o := range Legal(g.s, Actor{Host: true}) {
+		if o.Type == ActWarn || len(o.Fouls) > 0 {
+			t.Fatalf("R-SPORT-16: classic offers %s with fouls %v", o.Type, o.Fouls)
+		}
+	}
+	if err := g.apply(Actor{Host: true}, Action{Type: ActRemove, Target: id(5), Foul: FoulPeeking}); !errors.Is(err, ErrBadField) {
+		t.Fatalf("R-SPORT-16: a classic removal naming a foul: %v", err)
+	}
+	g.host(Action{Type: ActRemove, Target: id(5)})
+	g.wantDead(5)
 }

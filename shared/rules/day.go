@@ -206,6 +206,23 @@ func (s *State) withdraw(by string) {
 	}
 }
 
+// unnominate takes back the nominations of a player who has left the game. One
+// the speaker made in this monologue is no longer theirs to withdraw, and the
+// nomination is theirs to make again: a withdrawal takes back only a nomination
+// of the same monologue (R-SPORT-04), never one of an earlier speech.
+func (s *State) unnominate(id string) {
+	speaker, mine, made := s.speaker(), 0, s.Phase.Nominated
+	for i := len(s.Nominations) - 1; i >= 0 && mine < made; i-- {
+		if n := s.Nominations[i]; n.By == speaker {
+			mine++
+			if n.Target == id {
+				s.Phase.Nominated--
+			}
+		}
+	}
+	s.Nominations = slices.DeleteFunc(s.Nominations, func(n Nomination) bool { return n.Target == id })
+}
+
 // testament is the night-killed Commissar's last word about a checked player
 // (R-CLASSIC-06); in the Каттани variant a named mafia dies at once (R-CLASSIC-07).
 func (s *State) testament(id, target string, verdict Verdict, now time.Time) {
@@ -214,7 +231,7 @@ func (s *State) testament(id, target string, verdict Verdict, now time.Time) {
 	t := s.player(target)
 	if s.Rules.TestamentKills && verdict == VerdictMafia && t.Alive && t.Role.Black() {
 		t.Alive = false
-		s.log(ToAll, Event{Type: EvEliminated, Target: target, Result: "testament"})
+		s.log(ToAll, Event{Type: EvEliminated, Target: target, Result: "testament", Rule: "R-CLASSIC-07"})
 		s.showCard(t)
 		s.checkWin(now)
 	}
@@ -231,9 +248,9 @@ func (s *State) reveal(id string, now time.Time) {
 	for _, t := range p.Named {
 		if q := s.player(t); q.Alive {
 			q.Alive = false
-			s.log(ToAll, Event{Type: EvEliminated, Target: t, Result: "reveal"})
+			s.log(ToAll, Event{Type: EvEliminated, Target: t, Result: "reveal", Rule: "R-PARTY-04"})
 			s.showCard(q)
-			s.Nominations = slices.DeleteFunc(s.Nominations, func(n Nomination) bool { return n.Target == t })
+			s.unnominate(t)
 			s.Phase.Queue = slices.DeleteFunc(s.Phase.Queue, func(c string) bool { return c == t })
 			s.Phase.Candidates = slices.DeleteFunc(s.Phase.Candidates, func(c string) bool { return c == t })
 		}

@@ -10,13 +10,13 @@ const (
 	EvStarted       EventType = "started"        // cards dealt
 	EvNightFell     EventType = "night_fell"     // "the city falls asleep"
 	EvShot          EventType = "shot"           // actor (mafia) aimed at target; to the mafia, or with eyes closed the shooter only
-	EvAct           EventType = "act"            // actor's night act (result holds the type); to the moderator
+	EvAct           EventType = "act"            // actor's night act (result holds the type; rule R-MANIAC-03 on a shot too late to count); to the moderator
 	EvChecked       EventType = "checked"        // actor checked target: result "black"/"red" or "sheriff"/"not_sheriff"
 	EvCommissar     EventType = "commissar"      // result "right" or "wrong", to everyone (R-PARTY-03)
 	EvMorning       EventType = "morning"        // "the city wakes up"
-	EvKilled        EventType = "killed"         // target died at night; role when cards are open
+	EvKilled        EventType = "killed"         // target died at night; result the cause (Cause…) and rule, told at the end (and to the moderator)
 	EvMissed        EventType = "missed"         // nobody died tonight
-	EvHealed        EventType = "healed"         // the Doctor saved target from the mafia (R-CLASSIC-11)
+	EvHealed        EventType = "healed"         // target was saved: by the Doctor (R-CLASSIC-11), or result "protected" by actor, the Lover or Cinderella
 	EvTreated       EventType = "treated"        // the Doctor treated target, who was healthy anyway
 	EvSheriffMissed EventType = "sheriff_missed" // the Commissar's shot hit a citizen: nobody dies (R-CLASSIC-11)
 	EvDayBegan      EventType = "day_began"
@@ -36,6 +36,7 @@ const (
 	EvRole          EventType = "role"        // target's card is shown to everyone
 	EvPaused        EventType = "paused"      // the host paused; the line goes when the game resumes
 	EvManiacSide    EventType = "maniac_side" // the host set the Maniac's side (R-MANIAC-01)
+	EvMoved         EventType = "moved"       // target's seat moved to another device (Move); only the latest line of a seat stays
 	EvGameOver      EventType = "game_over"   // result is the winning team
 )
 
@@ -57,8 +58,20 @@ type Event struct {
 	Result  string    `json:"result,omitempty"`
 	Ballots []Ballot  `json:"ballots,omitempty"`
 	Foul    string    `json:"foul,omitempty"` // the foul a warning or removal was for (R-SPORT-16)
-	To      string    `json:"to,omitempty"`
+	// Rule is the rule that decided the outcome the event tells: who left and
+	// why, a day without a sentence, a save, a late shot, the winner (RuleID).
+	// It is empty where a house option and no rule text decided (ties: none).
+	Rule RuleID `json:"rule,omitempty"`
+	To   string `json:"to,omitempty"`
 }
+
+// Causes of a death at night: EvKilled's result.
+const (
+	CauseMafia       = "mafia"        // the black team's kill (R-SPORT-10, R-CLASSIC-04, R-MANIAC-03)
+	CauseSheriff     = "sheriff"      // the Commissar's shot (R-CLASSIC-11, R-MANIAC-05)
+	CauseManiac      = "maniac"       // the Maniac's (R-MANIAC-06)
+	CauseDoubleDeath = "double_death" // named by the Commissar the mafia killed (R-PARTY-08)
+)
 
 // log appends an event for an audience.
 func (s *State) log(to string, e Event) {

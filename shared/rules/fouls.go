@@ -38,9 +38,20 @@ func (o Options) foulCosts(foul string) (warning, removal bool) {
 	return false, true
 }
 
+// countsFouls reports whether these rules count fouls at all (R-SPORT-16):
+// rules without warnings (classic, party, maniac) name none, and their host
+// removes a player for a breach the rules leave unnamed.
+func (o Options) countsFouls() bool {
+	return o.WarningsToMute > 0 || o.WarningsToRemove > 0
+}
+
 // foulsFor lists the fouls a warn or a remove may name: a foul goes with the
-// action that gives what the rules say it costs.
+// action that gives what the rules say it costs, and none where the rules
+// count no fouls.
 func (o Options) foulsFor(action ActionType) []string {
+	if !o.countsFouls() {
+		return nil
+	}
 	return slices.DeleteFunc(slices.Clone(Fouls), func(f string) bool {
 		warning, removal := o.foulCosts(f)
 		return !(action == ActWarn && warning || action == ActRemove && removal)
@@ -51,6 +62,9 @@ func (o Options) foulsFor(action ActionType) []string {
 func (o Options) foulRefusal(action ActionType, foul string) *Error {
 	if !slices.Contains(Fouls, foul) {
 		return refusal(ErrBadField, "foul must be one of words, speech, abuse, peeking, prompting")
+	}
+	if !o.countsFouls() {
+		return refusal(ErrBadField, "these rules name no fouls: send the removal without one")
 	}
 	if action == ActWarn {
 		return refusal(ErrBadField, "under these rules that foul removes the player: send remove")

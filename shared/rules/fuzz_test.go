@@ -17,6 +17,7 @@ func FuzzApply(f *testing.F) {
 		`{"type":"configure","options":{"preset":"sport","win":"x"}}`,
 		`{"type":"testament","target":"p1","verdict":"mafia"}`,
 		`{"type":"nominate","target":""}`,
+		`{"id":"r1","type":"reseat","target":"p4"}`, `{"type":"reseat"}`,
 		`[]`, `{"type":7}`, `null`,
 	} {
 		f.Add([]byte(seed), uint8(0), uint8(1))
@@ -51,4 +52,28 @@ func fuzzStates(tb testing.TB) []State {
 	day := g.s
 	g.speeches(map[int]int{1: 5, 2: 6})
 	return []State{lobby, night, day, g.s}
+}
+
+// FuzzMove moves any seat id, of games in several phases, to another device:
+// nothing may panic, a refusal leaves the state as it was, and a move changes
+// no view but for its line of the story.
+func FuzzMove(f *testing.F) {
+	for _, seed := range []string{"p1", "p10", "p11", "", "p01", "host", "\x00"} {
+		f.Add(seed, uint8(0))
+	}
+	states := fuzzStates(f)
+	f.Fuzz(func(t *testing.T, who string, which uint8) {
+		s := states[int(which)%len(states)]
+		before := s.clone()
+		next, err := Move(s, who, "", t0.Add(90e9))
+		if err != nil {
+			if !reflect.DeepEqual(next, before) {
+				t.Fatalf("the refused move of %q changed the state", who)
+			}
+			return
+		}
+		if err := movedOnly(s, next, who, t0.Add(90e9)); err != nil {
+			t.Fatal(err)
+		}
+	})
 }

@@ -30,7 +30,19 @@ func Legal(s State, actor Actor) []Option {
 	return s.playerOptions(p)
 }
 
+// hostOptions are the host's actions now: the step's (stepOptions), and in
+// every step, a hand-over and a pause too, the move of any seat to another
+// device (ActReseat), since a phone can go flat at any moment.
 func (s *State) hostOptions() []Option {
+	opts := s.stepOptions()
+	if all := s.ids(func(*Player) bool { return true }); len(all) > 0 {
+		opts = append(opts, Option{Type: ActReseat, Targets: all})
+	}
+	return opts
+}
+
+// stepOptions are the host's actions that the step in progress allows.
+func (s *State) stepOptions() []Option {
 	all := s.ids(func(*Player) bool { return true })
 	alive := s.ids(func(p *Player) bool { return p.Alive })
 	if s.Phase.Closing || s.Phase.Resuming {
@@ -56,7 +68,7 @@ func (s *State) hostOptions() []Option {
 		return []Option{{Type: ActResume}}
 	}
 	opts := []Option{{Type: ActAdvance}, {Type: ActPause}}
-	if s.Rules.WarningsToMute > 0 || s.Rules.WarningsToRemove > 0 {
+	if s.Rules.countsFouls() {
 		// A foul count stops at MaxWarnings, the most any rule counts to, so a
 		// host cannot grow the story without end where fouls never remove.
 		if t := s.ids(func(p *Player) bool { return p.Alive && p.Warnings < MaxWarnings }); len(t) > 0 {

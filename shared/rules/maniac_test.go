@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"errors"
 	"slices"
 	"testing"
 	"time"
@@ -519,5 +520,12 @@ func TestManiacLoneManiacApart(t *testing.T) {
 			}
 			g.wantWinner(MafiaTeam)
 		}
+	}
+	// Nor can a table be dealt that the mafia have won at the deal: two black,
+	// two citizens and a Maniac playing alone, counted with neither.
+	o, _ := Preset(PresetCustom)
+	o.MinPlayers, o.MaxPlayers, o.Don, o.DonChecks, o.Sheriff, o.Maniac, o.LoneManiacApart = 5, 5, false, false, false, true, true
+	if err := o.ValidateTable(5); !errors.Is(err, ErrInvalidTable) {
+		t.Errorf("R-MANIAC-11: a table won at the deal: %v", err)
 	}
 }

@@ -9,7 +9,7 @@ import (
 // The day's round is over, and with it any word lost to fouls for it.
 func (s *State) startNight(now time.Time) {
 	s.Night++
-	s.Choices, s.Done, s.Victims = nil, nil, nil
+	s.Choices, s.Done, s.Victims, s.Attempts = nil, nil, nil, nil
 	s.Nominations, s.Ballots = nil, nil
 	for i := range s.Players {
 		s.Players[i].Silenced = false
@@ -31,7 +31,11 @@ func (s *State) nightAct(id string, a Action, now time.Time) {
 	if a.Type != ActSleep {
 		p := s.player(id)
 		s.Choices = append(s.Choices, Choice{Actor: id, Type: a.Type, Target: a.Target})
-		s.log(ToMod, Event{Type: EvAct, Actor: id, Target: a.Target, Result: string(a.Type)})
+		act := Event{Type: EvAct, Actor: id, Target: a.Target, Result: string(a.Type)}
+		if a.Type == ActKill && slices.Contains(s.LateShots, id) {
+			act.Rule = "R-MANIAC-03" // too late: it counts as no shot
+		}
+		s.log(ToMod, act)
 		if a.Type == ActKill && p.Role.Team() == MafiaTeam {
 			s.log(ToMafia, Event{Type: EvShot, Actor: id, Target: a.Target})
 		}
@@ -128,9 +132,10 @@ func (s *State) timeShot(id string, a Action, now time.Time) {
 	}
 }
 
-// mafiaTarget turns the black players' shots into one kill, or "" for a miss.
-// A shot made after the mafia's time counts as none.
-func (s *State) mafiaTarget() string {
+// mafiaTarget turns the black players' shots into one kill, or "" for a miss,
+// and names the rule that decided it. A shot made after the mafia's time counts
+// as none.
+func (s *State) mafiaTarget() (string, RuleID) {
 	shots := map[string]string{}
 	var shooters []string
 	donShot := ""
@@ -148,11 +153,11 @@ func (s *State) mafiaTarget() string {
 			}
 		}
 	}
-	mode := s.Rules.MafiaKill
+	mode, rule := s.Rules.MafiaKill, RuleID("R-SPORT-10")
 	if mode == KillDon && !s.roleAlive(Don) {
 		// R-MANIAC-03: with the Don gone every living black player must shoot the
 		// same seat, or it is a miss.
-		mode = KillUnanimous
+		mode, rule = KillUnanimous, "R-MANIAC-03"
 	}
 	switch mode {
 	case KillUnanimous:
@@ -161,13 +166,13 @@ func (s *State) mafiaTarget() string {
 		for _, id := range shooters {
 			t, ok := shots[id]
 			if !ok || (target != "" && t != target) {
-				return ""
+				return "", rule
 			}
 			target = t
 		}
-		return target
+		return target, rule
 	case KillDon:
-		return donShot // R-MANIAC-03: the Don's choice is final.
+		return donShot, "R-MANIAC-03" // the Don's choice is final.
 	default:
 		// R-CLASSIC-04: the choice with the most shots; an even split is a miss.
 		count := map[string]int{}
@@ -187,10 +192,11 @@ func (s *State) mafiaTarget() string {
 				tied = true
 			}
 		}
+		rule = s.Rules.cite("R-CLASSIC-04", "R-PARTY-07")
 		if tied {
-			return ""
+			return "", rule
 		}
-		return best
+		return best, rule
 	}
 }
 
@@ -201,40 +207,45 @@ func (s *State) mafiaTarget() string {
 // "приговорит" именно этого Игрока»); the Lover's guest and the Doctor's patient
 // from every death of the night (shelter). It keeps the public news of saves
 // and misses for the morning (announce).
+//
+// Each attempt keeps its killed line (State.Attempts): the cause and the rule
+// of the first blow aimed at the player, told in the morning if they die.
 func (s *State) victims() []string {
 	if s.meetingNight() {
 		return nil
 	}
 	var attempts []string
-	aim := func(id string) {
+	aim := func(id, cause string, rule RuleID) {
 		if id != "" && s.player(id).Alive && !slices.Contains(attempts, id) {
 			attempts = append(attempts, id)
+			s.Attempts = append(s.Attempts, Event{Type: EvKilled, Target: id, Result: cause, Rule: rule})
 		}
 	}
-	mafia := s.mafiaTarget()
-	if _, guest := s.choice(Cinderella, ActProtect); mafia != "" && mafia == guest {
-		s.log(ToMod, Event{Type: EvHealed, Target: mafia, Result: "protected"})
+	mafia, rule := s.mafiaTarget()
+	if cinderella, guest := s.choice(Cinderella, ActProtect); mafia != "" && mafia == guest {
+		s.log(ToMod, Event{Type: EvHealed, Actor: cinderella, Target: mafia, Result: "protected", Rule: "R-PARTY-05"})
 		mafia = ""
 	}
-	aim(mafia)
+	aim(mafia, CauseMafia, rule)
 	if sheriff, shot := s.choice(Sheriff, ActShoot); shot != "" {
 		if s.Rules.Commissar == CommissarShoot && !s.player(shot).Role.Black() {
 			// R-CLASSIC-11: a miss on a citizen is announced, nobody dies.
-			s.announce(Event{Type: EvSheriffMissed})
+			s.announce(Event{Type: EvSheriffMissed, Rule: "R-CLASSIC-11"})
 		} else {
-			aim(shot) // R-CLASSIC-11 hit on mafia; R-MANIAC-05 the shot victim dies.
+			// R-CLASSIC-11 hit on mafia; R-MANIAC-05 the shot victim dies.
+			aim(shot, CauseSheriff, s.Rules.cite("R-CLASSIC-11", "R-MANIAC-05"))
 		}
 		s.log(ToMod, Event{Type: EvAct, Actor: sheriff, Target: shot, Result: "shot"})
 	}
 	if _, kill := s.choice(Maniac, ActKill); kill != "" {
-		aim(kill) // R-MANIAC-06
+		aim(kill, CauseManiac, "R-MANIAC-06")
 	}
 	if s.Rules.DoubleDeath && mafia != "" && s.player(mafia).Role == Sheriff && !s.sheltered(mafia) {
 		// R-PARTY-08: the Commissar killed on a night he was right takes the named
 		// mafia with him.
 		for _, c := range s.player(mafia).Checks {
 			if c.Night == s.Night && c.Kind == CheckBlack && c.Yes {
-				aim(c.Target)
+				aim(c.Target, CauseDoubleDeath, "R-PARTY-08")
 			}
 		}
 	}
@@ -246,17 +257,17 @@ func (s *State) victims() []string {
 // the patient of a Doctor who heals before the kills (R-CLASSIC-11: he «может
 // спасти от гибели и мафию», the shooting Commissar's shot included). The
 // Doctor who chooses among the victims saves later (doctorSave).
-func (s *State) guarded() (guest, patient string) {
-	_, guest = s.choice(Lover, ActProtect)
+func (s *State) guarded() (lover, guest, doctor, patient string) {
+	lover, guest = s.choice(Lover, ActProtect)
 	if !s.Rules.DoctorVictims {
-		_, patient = s.choice(Doctor, ActHeal)
+		doctor, patient = s.choice(Doctor, ActHeal)
 	}
-	return guest, patient
+	return lover, guest, doctor, patient
 }
 
 // sheltered reports whether id is guarded tonight.
 func (s *State) sheltered(id string) bool {
-	guest, patient := s.guarded()
+	_, guest, _, patient := s.guarded()
 	return id != "" && (id == guest || id == patient)
 }
 
@@ -265,13 +276,13 @@ func (s *State) sheltered(id string) bool {
 // save is told as tellSave says, and a patient nobody came for is "healthy
 // anyway" where the rules name the patient. The rest die.
 func (s *State) shelter(attempts []string, mafia string) []string {
-	guest, patient := s.guarded()
+	lover, guest, doctor, patient := s.guarded()
 	for _, id := range attempts {
 		switch id {
 		case guest:
-			s.log(ToMod, Event{Type: EvHealed, Target: id, Result: "protected"})
+			s.log(ToMod, Event{Type: EvHealed, Actor: lover, Target: id, Result: "protected", Rule: "R-CLASSIC-11"})
 		case patient:
-			s.tellSave(id, id == mafia)
+			s.tellSave(doctor, id, id == mafia)
 		}
 	}
 	if patient != "" && !slices.Contains(attempts, patient) && s.Rules.DoctorNamesPatient {
@@ -287,16 +298,20 @@ func (s *State) shelter(attempts []string, mafia string) []string {
 // other save is not told at all: text 004's morning names only who did not wake
 // up («Astăzi numărul … nu sa trezit», R-MANIAC-07), and a save told would say
 // that the mafia, the Commissar or the Maniac went for someone. The moderator
-// hears whom in any case.
-func (s *State) tellSave(id string, fromMafia bool) {
+// hears whom, and which Doctor, in any case.
+func (s *State) tellSave(doctor, id string, fromMafia bool) {
+	rule := RuleID("R-CLASSIC-11")
+	if s.Rules.DoctorVictims {
+		rule = "R-MANIAC-07"
+	}
 	if s.Rules.DoctorNamesPatient {
-		s.announce(Event{Type: EvHealed, Target: id})
+		s.announce(Event{Type: EvHealed, Target: id, Rule: rule})
 		return
 	}
 	if fromMafia {
-		s.announce(Event{Type: EvHealed})
+		s.announce(Event{Type: EvHealed, Rule: rule})
 	}
-	s.log(ToMod, Event{Type: EvHealed, Target: id})
+	s.log(ToMod, Event{Type: EvHealed, Actor: doctor, Target: id, Rule: rule})
 }
 
 // announce keeps a piece of the night's public news for the morning.
@@ -310,7 +325,7 @@ func (s *State) announce(e Event) {
 // is saved instead. Reading taken: "the other victim" is the first victim, in the
 // order of the night, who was never saved. The save is told as tellSave says.
 func (s *State) doctorSave() {
-	_, pick := s.choice(Doctor, ActHeal)
+	doctor, pick := s.choice(Doctor, ActHeal)
 	if !slices.Contains(s.Victims, pick) {
 		return // nobody pointed at, or someone who was not dying
 	}
@@ -323,14 +338,14 @@ func (s *State) doctorSave() {
 				break
 			}
 		}
-		s.log(ToMod, Event{Type: EvHealed, Target: pick, Result: "refused"})
+		s.log(ToMod, Event{Type: EvHealed, Actor: doctor, Target: pick, Result: "refused", Rule: "R-MANIAC-07"})
 	}
 	if saved == "" {
 		return
 	}
 	s.player(saved).Saved = true
 	s.Victims = slices.DeleteFunc(s.Victims, func(v string) bool { return v == saved })
-	s.tellSave(saved, false)
+	s.tellSave(doctor, saved, false)
 }
 
 // morning announces the night (R-CLASSIC-05, R-SPORT-13): who died or that nobody
@@ -369,7 +384,7 @@ func (s *State) morning(now time.Time) {
 	for _, id := range s.Victims {
 		p := s.player(id)
 		p.Alive = false
-		s.log(ToAll, Event{Type: EvKilled, Target: id})
+		s.log(ToAll, s.killedLine(id))
 		s.showCard(p)
 		if s.lastWordAtNight(p) {
 			words = append(words, id)
@@ -382,7 +397,7 @@ func (s *State) morning(now time.Time) {
 			s.HalfVoter = s.Victims[i]
 		}
 	}
-	s.Choices, s.Done, s.Victims, s.LateShots = nil, nil, nil, nil
+	s.Choices, s.Done, s.Victims, s.Attempts, s.LateShots = nil, nil, nil, nil, nil
 	if s.checkWin(now) {
 		return
 	}
@@ -391,6 +406,16 @@ func (s *State) morning(now time.Time) {
 		next = PhaseIntro
 	}
 	s.lastWords(words, next, now)
+}
+
+// killedLine is the morning's line for the night's victim id: the attempt that
+// killed them (victims). A game stored mid-night before the attempts were kept
+// has none, and its victims die without a cause told.
+func (s *State) killedLine(id string) Event {
+	if i := slices.IndexFunc(s.Attempts, func(e Event) bool { return e.Target == id }); i >= 0 {
+		return s.Attempts[i]
+	}
+	return Event{Type: EvKilled, Target: id}
 }
 
 // lastWordAtNight: who killed at night speaks (R-SPORT-09 everyone; R-MANIAC-08 town

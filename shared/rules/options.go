@@ -413,10 +413,14 @@ func (o Options) ValidateTable(n int) error {
 	if others < town || others < 1 {
 		return refusef(ErrInvalidTable, "%d players leave no room for %d mafia and the special roles", n, black)
 	}
+	peaceful := n - black
 	if o.Maniac && o.ManiacSide == ManiacMafia {
-		black++ // R-MANIAC-11: he counts with the mafia
+		black, peaceful = black+1, peaceful-1 // R-MANIAC-11: he counts with the mafia
 	}
-	if black*2 >= n {
+	if o.Maniac && o.ManiacSide != ManiacMafia && o.LoneManiacApart && o.Win == WinParity {
+		peaceful-- // R-MANIAC-11 read literally: a lone Maniac counts with neither side
+	}
+	if black >= peaceful {
 		return refusef(ErrInvalidTable, "%d mafia among %d players would win before the game begins", black, n)
 	}
 	return nil

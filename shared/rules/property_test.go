@@ -10,11 +10,12 @@ import (
 	"pgregory.net/rapid"
 )
 
-// step is one input to a game: an action by an actor at a time, or (with no action
-// type) the clock moving on.
+// step is one input to a game: an action by an actor at a time, a seat moved to
+// another device (move), or (with neither) the clock moving on.
 type step struct {
 	actor Actor
 	a     Action
+	move  string
 	now   time.Time
 }
 
@@ -91,10 +92,12 @@ func drawLobby(t *rapid.T, code string) State {
 }
 
 // TestPropertyRandomGames plays random legal games of every preset and of random
-// custom mixes, mixed with refused actions and the clock, and checks at every step:
-// the game ends within a bound; exactly one winner, consistent with who is alive; the
-// dead and removed never act; no view leaks; a refused action changes nothing; and
-// replaying the accepted inputs from the start gives the same final state.
+// custom mixes, mixed with refused actions, seats moved to other devices and the
+// clock, and checks at every step: the game ends within a bound; exactly one
+// winner, consistent with who is alive; the dead and removed never act; no view
+// leaks; a refused action or move changes nothing; a move changes no view but
+// for its line of the story; and replaying the accepted inputs from the start
+// gives the same final state.
 func TestPropertyRandomGames(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		s := drawLobby(t, "PROP01")
@@ -105,14 +108,17 @@ func TestPropertyRandomGames(t *testing.T) {
 		start := Action{Type: ActStart}
 		start.Deal[0] = rapid.Byte().Draw(t, "seed")
 		s = mustApply(t, s, Actor{Host: true}, start, now)
-		log = append(log, step{Actor{Host: true}, start, now})
+		log = append(log, step{actor: Actor{Host: true}, a: start, now: now})
 
 		const bound = 4000
 		for i := 0; s.Phase.Name != PhaseGameOver; i++ {
 			if i == bound {
 				t.Fatalf("no winner after %d steps: phase %s day %d night %d", bound, s.Phase.Name, s.Day, s.Night)
 			}
-			switch rapid.IntRange(0, 9).Draw(t, "kind") {
+			switch rapid.IntRange(0, 10).Draw(t, "kind") {
+			case 10: // a seat moves to another device; one not at the table (p0, one past the last) is refused
+				s = moveSeat(t, s, fmt.Sprintf("p%d", rapid.IntRange(0, len(s.Players)+1).Draw(t, "mover")), now, &log)
+				continue
 			case 0: // the clock
 				now = now.Add(time.Duration(rapid.IntRange(1, 90).Draw(t, "secs")) * time.Second)
 				s = Advance(s, now)
@@ -128,7 +134,7 @@ func TestPropertyRandomGames(t *testing.T) {
 				}
 				checkActor(t, s, actor, a)
 				s = next
-				log = append(log, step{actor, a, now})
+				log = append(log, step{actor: actor, a: a, now: now})
 			default:
 				actor, a, ok := legalAction(t, s)
 				if !ok {
@@ -138,7 +144,7 @@ func TestPropertyRandomGames(t *testing.T) {
 					if mod == ModeratorHost && canAdvance {
 						a, actor = Action{Type: ActAdvance, Now: true}, Actor{Host: true}
 						s = mustApply(t, s, actor, a, now)
-						log = append(log, step{actor, a, now})
+						log = append(log, step{actor: actor, a: a, now: now})
 					} else {
 						log = append(log, step{now: now})
 					}
@@ -146,26 +152,51 @@ func TestPropertyRandomGames(t *testing.T) {
 				}
 				checkActor(t, s, actor, a)
 				s = mustApply(t, s, actor, a, now)
-				log = append(log, step{actor, a, now})
+				log = append(log, step{actor: actor, a: a, now: now})
 			}
 			checkViews(t, s, now)
 			checkPending(t, s, now)
 			checkWinner(t, s)
 		}
 		checkWinner(t, s)
+		checkOutcomeRules(t, s)
 		// Replay.
 		r := initial
 		for _, st := range log {
-			if st.a.Type == "" {
+			switch {
+			case st.move != "":
+				var err error
+				if r, err = Move(r, st.move, "", st.now); err != nil {
+					t.Fatalf("replay of the move of %s: %v", st.move, err)
+				}
+			case st.a.Type == "":
 				r = Advance(r, st.now)
-				continue
+			default:
+				r = mustApply(t, r, st.actor, st.a, st.now)
 			}
-			r = mustApply(t, r, st.actor, st.a, st.now)
 		}
 		if !reflect.DeepEqual(r, s) {
 			t.Fatal("replaying the accepted inputs gives another state")
 		}
 	})
+}
+
+// moveSeat moves seat id of s to another device at now, logs it and returns the
+// game after it; it fails t unless the move changes nothing but its line of
+// the story, or, refused, nothing at all.
+func moveSeat(t *rapid.T, s State, id string, now time.Time, log *[]step) State {
+	next, err := Move(s, id, "", now)
+	if err != nil {
+		if !reflect.DeepEqual(next, s) {
+			t.Fatalf("the refused move of %s changed the state", id)
+		}
+		return s
+	}
+	if err := movedOnly(s, next, id, now); err != nil {
+		t.Fatal(err)
+	}
+	*log = append(*log, step{move: id, now: now})
+	return next
 }
 
 func mustApply(t *rapid.T, s State, actor Actor, a Action, now time.Time) State {
@@ -194,9 +225,10 @@ func legalAction(t *rapid.T, s State) (Actor, Action, bool) {
 	opts := Legal(s, actor)
 	if actor.Host {
 		// The host keeps to moves that keep a game going: removing or warning is
-		// rare, pausing is followed by resuming.
+		// rare, pausing is followed by resuming. A reseat changes nothing
+		// here (moves come as steps of their own, Move).
 		opts = slices.DeleteFunc(opts, func(o Option) bool {
-			return o.Type == ActConfigure || o.Type == ActKick || o.Type == ActSeat ||
+			return o.Type == ActConfigure || o.Type == ActKick || o.Type == ActSeat || o.Type == ActReseat ||
 				(o.Type == ActRemove && rapid.IntRange(0, 5).Draw(t, "remove") > 0)
 		})
 	}
@@ -326,15 +358,43 @@ func checkWinner(t *rapid.T, s State) {
 	if over != (s.Winner != "") {
 		t.Fatalf("phase %s with winner %q", s.Phase.Name, s.Winner)
 	}
-	if over && s.winner() != s.Winner {
-		t.Fatalf("winner %q but the survivors make %q", s.Winner, s.winner())
+	won, rule := s.winner()
+	if over && won != s.Winner {
+		t.Fatalf("winner %q but the survivors make %q", s.Winner, won)
 	}
-	if !over && s.Phase.Name != PhaseLobby && s.winner() != "" {
+	if over && (rule == "" || s.Events[len(s.Events)-1].Rule != rule) {
+		t.Fatalf("the winner %q by rule %q, the story ends with %+v", won, rule, s.Events[len(s.Events)-1])
+	}
+	if !over && s.Phase.Name != PhaseLobby && won != "" {
 		var seats []string
 		for _, p := range s.Players {
 			seats = append(seats, fmt.Sprintf("%s:%s:%v", p.ID, p.Role, p.Alive))
 		}
-		t.Fatalf("%q has won but the game goes on in %s: %v %+v", s.winner(), s.Phase.Name, seats, s.Rules)
+		t.Fatalf("%q has won but the game goes on in %s: %v %+v", won, s.Phase.Name, seats, s.Rules)
+	}
+}
+
+// checkOutcomeRules: every outcome the story tells names the rule that decided
+// it, and every death at night its cause, so that the protocol never works
+// them out (Event.Rule). Only a tie that stands under "ties: none", a house
+// option, has no rule.
+func checkOutcomeRules(t *rapid.T, s State) {
+	for _, e := range s.Events {
+		switch e.Type {
+		case EvKilled, EvEliminated, EvRemoved, EvAcquitted, EvDefended, EvGameOver, EvSheriffMissed:
+		case EvHealed:
+			if e.Target == "" && e.To != ToAll {
+				t.Fatalf("a save of nobody: %+v", e)
+			}
+		default:
+			continue
+		}
+		if e.Rule == "" && !(e.Type == EvAcquitted && e.Result == string(AcquitTie) && s.Rules.Ties == TiesNone) {
+			t.Fatalf("%s tells no rule: %+v", e.Type, e)
+		}
+		if e.Type == EvKilled && e.Result == "" {
+			t.Fatalf("a death without a cause: %+v", e)
+		}
 	}
 }
 
@@ -386,6 +446,8 @@ func leaks(s State, view View, v Viewer) error {
 			return fmt.Errorf("%+v sees the mafia's shot %+v", v, e)
 		case e.Type == EvShot && e.Actor != me.ID && s.Rules.EyesClosed && e.Night > 1:
 			return fmt.Errorf("%+v sees a partner's shot made with eyes closed (R-SPORT-10) %+v", v, e)
+		case e.Type == EvKilled && (e.Result != "" || e.Rule != ""):
+			return fmt.Errorf("%+v is told who killed %+v", v, e)
 		case e.Role != "" && !s.player(e.Target).Shown:
 			return fmt.Errorf("%+v sees a hidden role in %+v", v, e)
 		case e.Type == EvHealed && !s.Rules.DoctorNamesPatient && (e.Target != "" || s.Rules.DoctorVictims):

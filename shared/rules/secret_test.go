@@ -148,7 +148,8 @@ func publicSeats(ps []PlayerView) []PlayerView {
 	return out
 }
 
-func mustJSON(t *rapid.T, v any) string {
+// mustJSON is v as the store and the API write it.
+func mustJSON(t interface{ Fatal(args ...any) }, v any) string {
 	b, err := json.Marshal(v)
 	if err != nil {
 		t.Fatal(err)

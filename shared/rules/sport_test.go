@@ -63,7 +63,7 @@ func TestSportGame(t *testing.T) {
 	g.vote(map[int]int{1: 2, 2: 1, 3: 1, 4: 1, 6: 1, 7: 2, 8: 2, 9: 2})
 	// Seat 10 does not vote: the vote goes to the last nominee, seat 10 (R-SPORT-05).
 	g.tick(31e9)
-	if b := lastBallots(g.s); !slices.Contains(b, Ballot{Voter: id(10), Target: id(10)}) {
+	if b := lastBallots(g.s); !slices.Contains(b, Ballot{Voter: id(10), Target: id(10), Missing: true}) {
 		t.Fatalf("R-SPORT-05: the non-voter's ballot %v", b)
 	}
 	g.want(PhaseDefence)
@@ -173,6 +173,32 @@ func TestNominations(t *testing.T) {
 	g.refuse(2, Action{Type: ActWithdraw}, ErrAlreadyActed)
 	if got := g.s.Nominations; len(got) != 1 || got[0].Target != id(6) {
 		t.Fatalf("nominations %v", got)
+	}
+}
+
+// TestWithdrawThisMonologueOnly: a withdrawal takes back a nomination of the
+// same monologue (R-SPORT-04), never one of an earlier speech. A speaker whose
+// nominee of this monologue is removed from the game has nothing to withdraw
+// and may nominate again; the nomination of his first speech of the day stands.
+func TestWithdrawThisMonologueOnly(t *testing.T) {
+	g := newGame(t, PresetSport, 10, func(o *Options) { o.ExtraSpeech = 30 }, Don, Mafia, Mafia, Sheriff)
+	g.quietNight()
+	g.do(1, ActNominate, 5)
+	g.do(1, ActRaiseHand, 0)
+	g.do(1, ActEndSpeech, 0)
+	for g.s.Phase.Reason != ReasonExtra {
+		g.do(g.s.player(g.s.speaker()).Seat, ActEndSpeech, 0)
+	}
+	if g.s.speaker() != id(1) {
+		t.Fatalf("R-MANIAC-09: the further speech is %s's", g.s.speaker())
+	}
+	g.do(1, ActNominate, 6)
+	g.host(Action{Type: ActRemove, Target: id(6)})
+	g.refuse(1, Action{Type: ActWithdraw}, ErrAlreadyActed)
+	g.do(1, ActNominate, 7)
+	g.do(1, ActWithdraw, 0)
+	if got := g.s.Nominations; len(got) != 1 || got[0] != (Nomination{By: id(1), Target: id(5)}) {
+		t.Fatalf("R-SPORT-04: nominations %v, want the first speech's 1 → 5", got)
 	}
 }
 

@@ -32,16 +32,24 @@ const (
 // State is one whole game. It is plain data: the store keeps it, Apply and Advance
 // return changed copies, View is the only way it leaves the server.
 type State struct {
-	Code      string    `json:"code"`
-	Rules     Options   `json:"rules"`
-	Moderator string    `json:"moderator"`
-	Lang      string    `json:"lang,omitempty"`
-	Players   []Player  `json:"players"` // in seat order
-	Phase     Phase     `json:"phase"`
-	Day       int       `json:"day"`
-	Night     int       `json:"night"`
-	Winner    Team      `json:"winner,omitempty"`
-	Events    []Event   `json:"events,omitempty"`
+	Code      string   `json:"code"`
+	Rules     Options  `json:"rules"`
+	Moderator string   `json:"moderator"`
+	Lang      string   `json:"lang,omitempty"`
+	Players   []Player `json:"players"` // in seat order
+	Phase     Phase    `json:"phase"`
+	Day       int      `json:"day"`
+	Night     int      `json:"night"`
+	Winner    Team     `json:"winner,omitempty"`
+	Events    []Event  `json:"events,omitempty"`
+	// Past is the story of the nights before PastUntil, kept whole in a
+	// compact form beside the story when Condense tells it more briefly
+	// (past.go); History reads both.
+	Past      string `json:"past,omitempty"`
+	PastUntil int    `json:"pastUntil,omitempty"`
+	// WholeFrom is the first night History tells whole, when even the past had
+	// to be cut to fit the store; 0 when nothing is missing.
+	WholeFrom int       `json:"wholeFrom,omitempty"`
 	Created   time.Time `json:"created"`
 	// Ticks counts the transitions the clock has made. Advance is deterministic, so
 	// a stored version and the ticks after Advance name one state exactly: readers
@@ -67,6 +75,10 @@ type State struct {
 	Choices []Choice `json:"choices,omitempty"` // this night's choices
 	Done    []string `json:"done,omitempty"`    // who has tapped in this wake
 	Victims []string `json:"victims,omitempty"` // the night's victims before the Doctor (R-MANIAC-07)
+	// Attempts are the killed lines of the night's victims, each with its cause
+	// and the rule that decided it, made when the first wake resolves the night
+	// and told in the morning for those the Doctor has not saved.
+	Attempts []Event `json:"attempts,omitempty"`
 	// News holds the night's public news (a save, a miss) from the first wake
 	// until the morning tells it: before then the table is asleep, and a later
 	// wake must look the same whatever happened.
@@ -186,6 +198,9 @@ type Ballot struct {
 	Target string `json:"target,omitempty"`
 	Yes    bool   `json:"yes,omitempty"`
 	Half   bool   `json:"half,omitempty"` // R-CLASSIC-10
+	// Missing: the voter did not vote, and the rules counted the vote for the
+	// last nominee (R-SPORT-05).
+	Missing bool `json:"missing,omitempty"`
 }
 
 // Choice is one night act, kept until the night is resolved.
@@ -246,6 +261,7 @@ func (s State) clone() State {
 	c.Choices = slices.Clone(s.Choices)
 	c.Done = slices.Clone(s.Done)
 	c.Victims = slices.Clone(s.Victims)
+	c.Attempts = slices.Clone(s.Attempts)
 	c.News = slices.Clone(s.News)
 	c.LateShots = slices.Clone(s.LateShots)
 	c.Hands = slices.Clone(s.Hands)

@@ -217,7 +217,9 @@ func TestRepeatsLeaveNoTrace(t *testing.T) {
 }
 
 // TestCondense: each level tells the story before the current round more
-// briefly and leaves the round, and everything the rules decide by, alone.
+// briefly and leaves the round, and everything the rules decide by, alone;
+// the past it takes from the story stays whole beside it (History) until the
+// levels that must cut it, and they say from which night it is whole.
 func TestCondense(t *testing.T) {
 	g := newGame(t, PresetSport, 10, func(o *Options) { o.FirstNightMeeting, o.Day1SingleNomineeStays = false, false },
 		Don, Mafia, Mafia, Sheriff)
@@ -248,13 +250,28 @@ func TestCondense(t *testing.T) {
 		t.Fatalf("the scenario tells too little: %d votes, %d private and %d routine events before the round of %d", len(votes), len(private), len(routine), len(round))
 	}
 
+	whole := mustJSON(t, s.Events)
 	prev := len(s.Events) + 1
 	for level := 1; level <= CondenseLevels; level++ {
 		c := Condense(s, level)
-		if len(c.Events) >= prev && level > 3 {
+		if len(c.Events) > prev || len(c.Events) == prev && level > 3 && level < 8 {
 			t.Errorf("level %d keeps %d events, no fewer than the level below", level, len(c.Events))
 		}
 		prev = len(c.Events)
+		history, from := History(c)
+		switch {
+		case level <= 8 && (from != 0 || mustJSON(t, history) != whole):
+			t.Errorf("level %d: the history differs from the story (whole from night %d)", level, from)
+		case level > 8 && level < CondenseLevels && (from <= 1 || from > s.Night):
+			t.Errorf("level %d: the history is whole from night %d, want a night of the past cut", level, from)
+		case level == CondenseLevels && from != s.Night+1:
+			t.Errorf("the briefest level: the history is whole from night %d, want %d", from, s.Night+1)
+		}
+		for _, e := range history {
+			if e.Night >= from && level < CondenseLevels && !slices.ContainsFunc(s.Events, func(f Event) bool { return mustJSON(t, []Event{e}) == mustJSON(t, []Event{f}) }) {
+				t.Errorf("level %d: the history of night %d tells %+v, which the story does not", level, e.Night, e)
+			}
+		}
 		if !slices.EqualFunc(c.Events[len(c.Events)-len(round):], round, func(a, b Event) bool { return a.Type == b.Type && a.Night == b.Night }) {
 			t.Errorf("level %d changed the current round", level)
 		}
@@ -280,10 +297,13 @@ func TestCondense(t *testing.T) {
 				t.Errorf("level %d changed the view of %+v", level, v)
 			}
 		}
-		c.Events, c.Players = s.Events, s.Players
+		c.Events, c.Players, c.Past, c.PastUntil, c.WholeFrom = s.Events, s.Players, s.Past, s.PastUntil, s.WholeFrom
 		if !equalState(c, s) {
 			t.Errorf("level %d changed more than the story and the checks", level)
 		}
+	}
+	if c := Condense(s, 8); len(c.Events) != len(round) {
+		t.Errorf("level 8 keeps %d events, want the %d of the round", len(c.Events), len(round))
 	}
 	if c := Condense(s, CondenseLevels); len(c.Events) != len(round) {
 		t.Errorf("the briefest level keeps %d events, want the %d of the round", len(c.Events), len(round))
@@ -293,5 +313,33 @@ func TestCondense(t *testing.T) {
 	}
 	if g.s.player(id(4)).Checks[0].Night != 1 {
 		t.Error("Condense changed the state it was given")
+	}
+}
+
+// TestViewsTellTheirBudget: a view tells a game's story whole while it is
+// within viewStory, and past that as briefly as it takes to fit, the current
+// round whole (the trust issue's point on views growing where the stored
+// item does not).
+func TestViewsTellTheirBudget(t *testing.T) {
+	g := newGame(t, PresetSport, 10, func(o *Options) { o.FirstNightMeeting = false }, Don, Mafia, Mafia, Sheriff)
+	g.night(map[int][]string{1: {"kill:5"}, 2: {"kill:6"}, 3: {"kill:7"}, 4: {"check:1"}})
+	short := ViewOf(g.s, Public, g.now)
+	if visible := slices.DeleteFunc(slices.Clone(g.s.Events), func(e Event) bool { return !g.s.visible(e, Public) }); len(short.Events) != len(visible) {
+		t.Fatalf("a short story: the view tells %d of its %d events", len(short.Events), len(visible))
+	}
+	// The same round after hundreds of quiet ones: the moderator's steps
+	// with nobody leaving, as a long night's routine lines.
+	long := g.s
+	for night := range 400 {
+		long.Events = append([]Event{{Night: night - 400, Type: EvNightFell, To: ToAll}, {Night: night - 400, Type: EvMissed, To: ToAll}, {Night: night - 400, Type: EvDayBegan, To: ToAll}}, long.Events...)
+	}
+	v := ViewOf(long, Public, g.now)
+	if w := storyWeight(v.Events); w > viewStory || len(v.Events) >= len(long.Events) {
+		t.Fatalf("a long story: the view tells %d of %d events, weighing %d; want within %d", len(v.Events), len(long.Events), w, viewStory)
+	}
+	for _, e := range short.Events {
+		if !slices.ContainsFunc(v.Events, func(f Event) bool { return f.Type == e.Type && f.Night == e.Night && f.Target == e.Target }) {
+			t.Errorf("the current round's %s is not told in the long story", e.Type)
+		}
 	}
 }

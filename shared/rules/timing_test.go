@@ -95,8 +95,10 @@ func TestHandOver(t *testing.T) {
 	if _, _, err := Join(l, "Late", t0); !errors.Is(err, ErrWrongPhase) {
 		t.Errorf("joined in the hand-over: %v", err)
 	}
-	if o := Legal(l, Actor{Host: true}); len(o) != 1 || o[0].Type != ActAdvance {
-		t.Errorf("the host may %v in the hand-over, want only to end it", o)
+	// The host may end it, or move a seat to another device, which changes
+	// nothing of the step.
+	if o := Legal(l, Actor{Host: true}); len(o) != 2 || o[0].Type != ActAdvance || o[1].Type != ActReseat {
+		t.Errorf("the host may %v in the hand-over, want only to end it or move a seat", o)
 	}
 	if o := Legal(l, Actor{Player: "p1"}); len(o) != 0 {
 		t.Errorf("a player may %v in the hand-over", o)
@@ -260,5 +262,24 @@ func TestOneTapPerWake(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestLobbyFull: every view of a lobby with as many players as the rules
+// take says it is full, and a seat given up opens it again.
+func TestLobbyFull(t *testing.T) {
+	s := newLobby(t)
+	if !ViewOf(s, Public, t0).Phase.Full {
+		t.Fatal("ten at a sport table, yet the public view is not full")
+	}
+	if _, _, err := Join(s, "Late", t0); !errors.Is(err, ErrTableFull) {
+		t.Fatalf("a join to a full table: %v", err)
+	}
+	s, err := Apply(s, Actor{Player: "p3"}, Action{Type: ActLeave}, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ViewOf(s, Public, t0).Phase.Full {
+		t.Fatal("nine at a sport table, yet the view says full")
 	}
 }

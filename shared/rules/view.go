@@ -28,11 +28,36 @@ type View struct {
 	// host has opened it after this one (the service sets it: see
 	// service.Again). It is public: every page of this game follows it.
 	Next string `json:"next,omitempty"`
+	// Reseat is the one-time link that moves a seat to another device, in the
+	// answer to the host's ActReseat only: the service makes its key, of
+	// which it keeps only a hash, and the HTTP layer its address. The rules
+	// know no keys.
+	Reseat *SeatLink `json:"reseat,omitempty"`
+	// Moving lists the seats whose link to another device is still open, in
+	// the host's view only (the service sets it), so that the host's page
+	// knows when a link it shows has been used.
+	Moving []string `json:"moving,omitempty"`
 	// Timing says when the game next moves by itself; the HTTP layer turns it
 	// into a poll hint. It is the same for every viewer.
 	Timing Timing `json:"-"`
 	// Viewer is who the view is for.
 	Viewer Viewer `json:"-"`
+}
+
+// SeatLink is a one-time link that moves a seat to another device (View.Reseat,
+// Move).
+type SeatLink struct {
+	// Target is the seat it moves.
+	Target string `json:"target"`
+	// Key is the secret that takes the seat, once, before ExpiresAt.
+	Key string `json:"key"`
+	// URL is the page that takes the seat: the join page, with the key in its
+	// fragment, which no browser sends to a server.
+	URL string `json:"url"`
+	// QR is URL as a QR code: an SVG in a data: URL, for an <img>, so that
+	// the key is in no address the page asks for.
+	QR        string    `json:"qr,omitempty"`
+	ExpiresAt time.Time `json:"expiresAt"`
 }
 
 // PhaseView is the public state of the current phase.
@@ -48,6 +73,9 @@ type PhaseView struct {
 	Paused     bool       `json:"paused"`
 	// Locked: the host has closed the lobby to new players.
 	Locked bool `json:"locked,omitempty"`
+	// Full: the lobby seats as many players as the rules take (MaxPlayers),
+	// so that a join page says so before it asks for a name.
+	Full bool `json:"full,omitempty"`
 	// Closing: the step is over and the next opens at EndsAt (Options.HandOver).
 	Closing bool `json:"closing,omitempty"`
 	// Resuming: a paused step goes on at EndsAt, with PausedLeftMs to run.
@@ -135,10 +163,11 @@ type NightView struct {
 }
 
 // ViewOf returns what viewer v may see of s at time now. Transitions that fell due are
-// applied first, so a poll never shows a step that is already over.
+// applied first, so a poll never shows a step that is already over, and a long
+// story is told as briefly as a view's budget takes (briefForViews).
 func ViewOf(s State, v Viewer, now time.Time) View {
 	stored := s.Ticks
-	s = Advance(s, now)
+	s = briefForViews(Advance(s, now))
 	over := s.Phase.Name == PhaseGameOver
 	moderator := v.Host && s.Moderator == ModeratorHost
 	var me *Player
@@ -162,9 +191,15 @@ func ViewOf(s State, v Viewer, now time.Time) View {
 	}
 	out.Phase = s.phaseView()
 	for _, e := range s.Events {
-		if s.visible(e, v) {
-			out.Events = append(out.Events, e)
+		if !s.visible(e, v) {
+			continue
 		}
+		if e.Type == EvKilled && !over && !moderator {
+			// Who killed is the night's secret (a Maniac's victim is not the
+			// mafia's): the cause and its rule are told at the end.
+			e.Result, e.Rule = "", ""
+		}
+		out.Events = append(out.Events, e)
 	}
 	actor := Actor(v)
 	if v.Host || me != nil {
@@ -184,10 +219,56 @@ func ViewOf(s State, v Viewer, now time.Time) View {
 	return out
 }
 
+// viewStory is the most story a view tells, in about the bytes of its
+// events' JSON (storyWeight). A story compresses so well that the stored game
+// keeps hundreds of rounds within its one read unit (3,000 of a moderator's
+// steps with nobody leaving made a 32 KB view of a 3.6 KB item), and a view
+// that told it all would grow with every round, at every poll of every
+// client. Beyond it the story is told more briefly, at the least level of
+// Condense that brings it within, as the store tells its own when it must;
+// the protocol keeps what the views no longer tell. A whole game of ten
+// players tells 3–7 KB, one of twenty up to 13 KB.
+const viewStory = 16 << 10
+
+// briefForViews is s with its story told within viewStory (Condense), but for
+// the seats moved to other devices: Condense tells them no more, and a view
+// still tells each seat's latest move, after the rest, as Move wants it told.
+func briefForViews(s State) State {
+	if storyWeight(s.Events) <= viewStory {
+		return s
+	}
+	told := s
+	for level := 1; storyWeight(told.Events) > viewStory && level <= CondenseLevels; level++ {
+		told = Condense(s, level)
+	}
+	for _, e := range s.Events {
+		if e.Type == EvMoved {
+			told.Events = append(told.Events, e)
+		}
+	}
+	return told
+}
+
+// storyWeight is about the bytes of the events' JSON, counted without writing
+// it, which would cost more than the rest of a view: an event takes some 64
+// bytes and each ballot in it 32 more (as measured over whole games of every
+// preset, 80 bytes an event in all). A seat moved to another device weighs
+// nothing: the briefest telling drops it first, and a move must change no
+// view but by its own line (Move).
+func storyWeight(events []Event) int {
+	n := 0
+	for _, e := range events {
+		if e.Type != EvMoved {
+			n += 64 + 32*len(e.Ballots)
+		}
+	}
+	return n
+}
+
 func (s *State) phaseView() PhaseView {
 	pv := PhaseView{Name: s.Phase.Name, Day: s.Day, Night: s.Night, Reason: s.Phase.Reason, Closing: s.Phase.Closing, Extended: s.Phase.Extended,
 		Resuming: s.Phase.Resuming, Wake: s.Phase.Wake, Queue: s.Phase.Queue, Candidates: s.Phase.Candidates, Nominations: s.Nominations,
-		Locked: s.Locked}
+		Locked: s.Locked, Full: s.Phase.Name == PhaseLobby && len(s.Players) >= s.Rules.MaxPlayers}
 	if !s.Phase.EndsAt.IsZero() && (s.Phase.Paused == 0 || s.Phase.Resuming) {
 		t := s.Phase.EndsAt
 		pv.EndsAt = &t

@@ -66,7 +66,7 @@ func (s *State) closeVote(now time.Time) {
 		last := s.Phase.Candidates[len(s.Phase.Candidates)-1]
 		for _, p := range s.living() {
 			if !s.hasBallot(p.ID) {
-				ballots = append(ballots, Ballot{Voter: p.ID, Target: last})
+				ballots = append(ballots, Ballot{Voter: p.ID, Target: last, Missing: true})
 			}
 		}
 	}
@@ -129,7 +129,7 @@ func (s *State) closeHalfVote(now time.Time) {
 		return
 	}
 	s.log(ToAll, Event{Type: EvVoted, Ballots: ballots})
-	s.sentence([]string{ballots[0].Target}, now)
+	s.sentence([]string{ballots[0].Target}, "R-CLASSIC-10", now)
 }
 
 // waitForVotes: voting is compulsory (R-MANIAC-10, text 004: «Votarea este
@@ -171,7 +171,23 @@ func (s *State) leader(id string, votes int, now time.Time) {
 		s.beginSpeech(now)
 		return
 	}
-	s.sentence([]string{id}, now)
+	s.sentence([]string{id}, s.leaderRule(p), now)
+}
+
+// leaderRule is the rule by which the one player with the most votes leaves:
+// after a justification, or the second time (R-MANIAC-10); the car crash's
+// revote (R-SPORT-07); a single nominee who takes every vote (R-SPORT-06); or
+// the vote itself.
+func (s *State) leaderRule(p *Player) RuleID {
+	switch {
+	case s.Rules.Ties == TiesJustify && (p.Justified || s.VoteRound > 0):
+		return "R-MANIAC-10"
+	case s.Rules.Ties == TiesCarCrash && s.VoteRound > 0:
+		return "R-SPORT-07"
+	case len(s.Phase.Candidates) == 1 && s.Rules.MissingVotesToLastNominee():
+		return "R-SPORT-06"
+	}
+	return s.Rules.voteRule()
 }
 
 // tie handles a tie for most votes.
@@ -215,7 +231,7 @@ func (s *State) tie(leaders []string, now time.Time) {
 		// Read literally (Options.JustifiedLeaves), who justified on an earlier
 		// day leaves at once, tied or not.
 		if spent := s.justifiedBefore(leaders); len(spent) > 0 {
-			s.sentence(spent, now)
+			s.sentence(spent, "R-MANIAC-10", now)
 			return
 		}
 		// R-MANIAC-10: two tied each justify, then a new vote between them; three or
@@ -262,12 +278,12 @@ func (s *State) settleVoteAll(yes int, now time.Time) {
 			s.acquit(AcquitJustified, now)
 			return
 		}
-		s.sentence(s.Phase.Candidates, now)
+		s.sentence(s.Phase.Candidates, "R-MANIAC-10", now)
 		return
 	}
 	// R-SPORT-07: more than half of the living players for: all leave.
 	if yes*2 > s.aliveCount() {
-		s.sentence(s.Phase.Candidates, now)
+		s.sentence(s.Phase.Candidates, "R-SPORT-07", now)
 		return
 	}
 	s.acquit(AcquitAllStay, now)
@@ -275,22 +291,49 @@ func (s *State) settleVoteAll(yes int, now time.Time) {
 
 // acquit ends the day with nobody leaving, and night falls.
 func (s *State) acquit(why Acquittal, now time.Time) {
-	s.log(ToAll, Event{Type: EvAcquitted, Result: string(why)})
+	s.log(ToAll, Event{Type: EvAcquitted, Result: string(why), Rule: s.acquittalRule(why)})
 	s.startNight(now)
 }
 
-// sentence sends the voted-out players away, each with a last word where the rules
-// give one (R-SPORT-09), unless the Advocate defended them for today (R-PARTY-06).
-func (s *State) sentence(ids []string, now time.Time) {
+// acquittalRule is the rule by which nobody leaves today. A tie that stands
+// under "ties: none" is a house option, and no rule text decides it.
+func (s *State) acquittalRule(why Acquittal) RuleID {
+	switch why {
+	case AcquitRemoved:
+		return "R-SPORT-16"
+	case AcquitNoNominees, AcquitSingleNominee:
+		return "R-SPORT-06"
+	case AcquitFourLeft:
+		return "R-SPORT-08"
+	case AcquitAllStay:
+		return "R-SPORT-07"
+	case AcquitJustified:
+		return "R-MANIAC-10"
+	case AcquitTie:
+		switch s.Rules.Ties {
+		case TiesRevote:
+			return s.Rules.cite("R-PARTY-10", "R-CLASSIC-03")
+		case TiesJustify:
+			return "R-MANIAC-10"
+		}
+		return ""
+	}
+	return s.Rules.voteRule() // AcquitNoVotes
+}
+
+// sentence sends the voted-out players away by rule, each with a last word
+// where the rules give one (R-SPORT-09), unless the Advocate defended them for
+// today (R-PARTY-06).
+func (s *State) sentence(ids []string, rule RuleID, now time.Time) {
 	var words []string
 	for _, id := range ids {
 		p := s.player(id)
 		if id == s.Defended {
-			s.log(ToAll, Event{Type: EvDefended, Target: id})
+			s.log(ToAll, Event{Type: EvDefended, Target: id, Rule: "R-PARTY-06"})
 			continue
 		}
 		p.Alive = false
-		s.log(ToAll, Event{Type: EvEliminated, Target: id, Result: "vote"})
+		s.log(ToAll, Event{Type: EvEliminated, Target: id, Result: "vote", Rule: rule})
 		s.showCard(p)
 		if s.Rules.LastWords == LastWordsAll {
 			words = append(words, id)

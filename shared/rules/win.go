@@ -2,8 +2,8 @@ package rules
 
 import "time"
 
-// winner decides whether the game is over, and who won. The checks run in a fixed
-// order so exactly one side wins:
+// winner decides whether the game is over, who won, and by which rule. The
+// checks run in a fixed order so exactly one side wins:
 //  1. town: no black player and no Maniac playing alone (R-CLASSIC-08, R-SPORT-14,
 //     R-PARTY-11, R-MANIAC-11; a Maniac on the mafia's side must also be gone; a
 //     lone Maniac read as the town's, Options.LoneManiac "town", need not);
@@ -13,7 +13,9 @@ import "time"
 //     mafia, one alone with the peaceful, or with Options.LoneManiacApart with
 //     neither), or no one else left (R-CLASSIC-08 elimination), or the last pair
 //     of one black and one other (R-PARTY-11).
-func (s *State) winner() Team {
+//
+// Wherever a Maniac is dealt, R-MANIAC-11 tells how he counts, so it decides.
+func (s *State) winner() (Team, RuleID) {
 	black, others, total := 0, 0, 0
 	maniacAlive := false
 	for _, p := range s.living() {
@@ -42,32 +44,38 @@ func (s *State) winner() Team {
 	if loneManiac && s.Rules.LoneManiacApart {
 		peaceful-- // R-MANIAC-11: «locuitorii pașnici și negri», he is neither
 	}
+	cite := func(ids ...RuleID) RuleID {
+		if s.Rules.Maniac {
+			return "R-MANIAC-11"
+		}
+		return s.Rules.cite(ids...)
+	}
 	switch {
 	case trueBlack == 0 && (!maniacAlive || townsManiac):
-		return Town
+		return Town, cite("R-SPORT-14", "R-CLASSIC-08", "R-PARTY-11")
 	case loneManiac && !townsManiac && total <= 2:
-		return Loner
+		return Loner, "R-MANIAC-11"
 	case black == 0:
-		return ""
+		return "", ""
 	case s.Rules.Win == WinParity && black >= peaceful:
-		return MafiaTeam
+		return MafiaTeam, cite("R-SPORT-14")
 	case others == 0:
-		return MafiaTeam
+		return MafiaTeam, cite("R-CLASSIC-08", "R-PARTY-11")
 	case s.Rules.LastPairMafia && total == 2 && trueBlack == 1:
-		return MafiaTeam
+		return MafiaTeam, cite("R-PARTY-11")
 	}
-	return ""
+	return "", ""
 }
 
 // checkWin ends the game if a side has won, and reports whether it did.
 func (s *State) checkWin(time.Time) bool {
-	w := s.winner()
+	w, rule := s.winner()
 	if w == "" {
 		return false
 	}
 	s.Winner = w
 	s.Phase = Phase{Name: PhaseGameOver}
-	s.log(ToAll, Event{Type: EvGameOver, Result: string(w)})
+	s.log(ToAll, Event{Type: EvGameOver, Result: string(w), Rule: rule})
 	return true
 }
 

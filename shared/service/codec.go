@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -39,6 +40,9 @@ type envelope struct {
 	JoinsFull int64 `json:"j,omitempty"`
 	// Next is the room code of the game this table plays next (Again).
 	Next string `json:"n,omitempty"`
+	// Moving holds the open links that move a seat to another device, by
+	// player id: each seat's latest, at most maxOpen (open).
+	Moving map[string]openLink `json:"m,omitempty"`
 }
 
 // maxRecent is how many applied actions a game remembers, and recentLen the
@@ -125,19 +129,20 @@ func actorLater(r []byte, i int) bool {
 	return false
 }
 
-// prune forgets the tokens and remembered actions of players who are no longer
-// at the table (left, kicked or banned in the lobby), so their tokens stop
-// matching anyone and a new player given the same id starts afresh.
+// prune forgets the tokens, open links and remembered actions of players who
+// are no longer at the table (left, kicked or banned in the lobby), so their
+// tokens and links stop matching anyone and a new player given the same id
+// starts afresh.
 func (e *envelope) prune() {
 	seated := map[[2]byte]bool{{}: true} // the host
 	for _, p := range e.State.Players {
 		seated[actorNumber(p.ID)] = true
 	}
-	for id := range e.Tokens {
-		if !slices.ContainsFunc(e.State.Players, func(p rules.Player) bool { return p.ID == id }) {
-			delete(e.Tokens, id)
-		}
+	gone := func(id string) bool {
+		return !slices.ContainsFunc(e.State.Players, func(p rules.Player) bool { return p.ID == id })
 	}
+	maps.DeleteFunc(e.Tokens, func(id string, _ []byte) bool { return gone(id) })
+	maps.DeleteFunc(e.Moving, func(id string, _ openLink) bool { return gone(id) })
 	var kept []byte
 	for r := e.Acted; len(r) >= recentLen; r = r[recentLen:] {
 		if seated[[2]byte(r[:2])] {
@@ -147,13 +152,15 @@ func (e *envelope) prune() {
 	e.Acted = kept
 }
 
-// seat gives player id the token with hash h, as a new player: the actions
-// remembered of whoever had the id before are forgotten, so that a new
-// player's action cannot pass for a replay of theirs. prune does that for a
-// write's end; this is for an id freed and given again within one batch of
+// seat gives player id the token with hash h, as a new player or a seat moved
+// to another device: the actions remembered of whoever had the id before, and
+// the seat's open link, are forgotten, so that a new player's action cannot
+// pass for a replay of theirs and a link moves a seat once. prune does that for
+// a write's end; this is for an id freed and given again within one batch of
 // writes (a leave and a join written together).
 func (e *envelope) seat(id string, h []byte) {
 	e.Tokens[id] = h
+	delete(e.Moving, id)
 	who := actorNumber(id)
 	var kept []byte
 	for r := e.Acted; len(r) >= recentLen; r = r[recentLen:] {

@@ -18,11 +18,17 @@
 //     join may carry one too, and then the same join gets the same seat;
 //   - names: one place that checks them (cleanName, with the names package),
 //     and refuses one that looks like a name at the table;
+//   - seats moved to another device: the host's reseat opens a one-time link
+//     whose key, like a token, is stored only as a hash, and a join with the
+//     key takes the seat with a new token, in any phase (move.go);
 //   - limits: a game gives a few dozen seats at once and then one every few
 //     seconds, and its stored form stays within one DynamoDB read unit however
 //     long it runs (pack condenses the story);
 //   - timers without servers: a poll that finds a deadline passed saves the
-//     transition it brings, under the same version check.
+//     transition it brings, under the same version check;
+//   - what padding needs: ReadTable and ActTable answer a player with every
+//     seat's view of the revision too, and a noise no client can work out,
+//     from which the HTTP layer sends every player's answer at one length.
 //
 // Use:
 //

@@ -5,7 +5,10 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/base64"
+	"encoding/binary"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 
 	"citysleeps/shared/rules"
@@ -165,4 +168,17 @@ const deviceKeyLen = 9
 func deviceKey(device string) string {
 	sum := sha256.Sum256([]byte("device\x00" + device))
 	return base64.RawURLEncoding.EncodeToString(sum[:deviceKeyLen])
+}
+
+// noise is Table.Noise for a revision of the game: an HMAC of the revision
+// under the hashes of the host's token and of every seat's (sorted by seat
+// id). Every reader of the revision computes the same; a client knows the
+// hash of its own token at most, never all of them, so none can.
+func (e *envelope) noise(version int64, tick int) uint64 {
+	m := hmac.New(sha256.New, e.Host)
+	for _, id := range slices.Sorted(maps.Keys(e.Tokens)) {
+		m.Write(e.Tokens[id])
+	}
+	m.Write(binary.BigEndian.AppendUint64(binary.BigEndian.AppendUint64(nil, uint64(version)), uint64(tick)))
+	return binary.BigEndian.Uint64(m.Sum(nil))
 }

@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"citysleeps/shared/protocol"
 	"citysleeps/shared/rules"
 	"citysleeps/shared/store"
 	"citysleeps/shared/strictjson"
@@ -160,6 +161,10 @@ type JoinRequest struct {
 	// of a seat from the lobby. Only a hash of it is kept, and only while the
 	// game is in its lobby.
 	Device string `json:"device,omitempty"`
+	// SeatKey, if set, is the key of a link the host made to move a seat to
+	// another device (rules.ActReseat): the join takes that seat as it is,
+	// in any phase, and comes without a name (takeSeat).
+	SeatKey string `json:"seatKey,omitempty"`
 }
 
 // Joined is a new seat: the player's id, their secret token and their view.
@@ -382,50 +387,34 @@ func parseCreate(req CreateRequest) (rules.Options, string, string, error) {
 // With a join id the token is derived from it and the game's key, so a join
 // sent again after its answer was lost finds its seat and gets the same token,
 // instead of a second seat and "name taken".
+//
+// A join with a seat key takes the seat of a link the host made (takeSeat),
+// in any phase, instead of a new one.
 func (s *Service) Join(ctx context.Context, code string, req JoinRequest) (Joined, error) {
 	code, ok := normalizeCode(code)
 	if !ok {
 		return Joined{}, errNoGame()
 	}
+	if req.SeatKey != "" {
+		return s.takeSeat(ctx, code, req)
+	}
 	name, err := cleanName(req.Name)
 	if err != nil {
 		return Joined{}, err
 	}
-	for _, f := range []struct{ field, v string }{{"joinId", req.JoinID}, {"device", req.Device}} {
-		if f.v != "" && !validClientID(f.v, MinClientID) {
-			return Joined{}, invalid(fmt.Sprintf("%s must be %d to %d letters, digits, '-' or '_'", f.field, MinClientID, MaxActionID))
-		}
-	}
-	device := ""
-	if req.Device != "" {
-		device = deviceKey(req.Device)
-	}
-	random, err := s.token()
+	device, err := req.device()
 	if err != nil {
 		return Joined{}, err
 	}
-	newKey := make([]byte, gameKeyLen)
-	if err := s.read(newKey); err != nil {
+	d, err := s.drawJoin()
+	if err != nil {
 		return Joined{}, err
 	}
 	var id, token string
 	out, err := s.write(ctx, "join", code, func(env *envelope, now time.Time, try int) (bool, error) {
-		key := env.Key
-		if key == nil {
-			key = newKey
-		}
-		token = random
-		if req.JoinID != "" {
-			token = joinToken(key, req.JoinID)
-		}
-		h := hashToken(token)
-		// Sent before: this join id's token (or, on a later try, this
-		// request's own random one) already has its seat.
-		for seat, th := range env.Tokens {
-			if bytes.Equal(th, h) {
-				id = seat
-				return false, nil
-			}
+		var key []byte
+		if token, key, id = env.tokenFor(req.JoinID, d); id != "" {
+			return false, nil
 		}
 		if err := lookalikeError(name, env.State.Players); err != nil {
 			return false, err
@@ -438,7 +427,7 @@ func (s *Service) Join(ctx context.Context, code string, req JoinRequest) (Joine
 			return false, err
 		}
 		env.State, env.Key = st, key
-		env.seat(seat, h)
+		env.seat(seat, hashToken(token))
 		id = seat
 		return true, nil
 	})
@@ -446,6 +435,64 @@ func (s *Service) Join(ctx context.Context, code string, req JoinRequest) (Joine
 		return Joined{}, err
 	}
 	return Joined{PlayerID: id, Token: token, Game: out.view(rules.Viewer{Player: id})}, nil
+}
+
+// device checks the request's join id and device id, and returns what the game
+// keeps of the device (deviceKey), "" for none.
+func (req JoinRequest) device() (string, error) {
+	for _, f := range []struct{ field, v string }{{"joinId", req.JoinID}, {"device", req.Device}} {
+		if f.v != "" && !validClientID(f.v, MinClientID) {
+			return "", invalid(fmt.Sprintf("%s must be %d to %d letters, digits, '-' or '_'", f.field, MinClientID, MaxActionID))
+		}
+	}
+	if req.Device == "" {
+		return "", nil
+	}
+	return deviceKey(req.Device), nil
+}
+
+// joinDraw is what a join draws before its tries: a random token, and a key
+// for a game that has none yet (envelope.Key).
+type joinDraw struct {
+	token string
+	key   []byte
+}
+
+// drawJoin draws a join's randomness once, before its tries, so that every try
+// of one request gives the same token (and a try after a write that did land
+// finds its own seat).
+func (s *Service) drawJoin() (joinDraw, error) {
+	random, err := s.token()
+	if err != nil {
+		return joinDraw{}, err
+	}
+	key := make([]byte, gameKeyLen)
+	if err := s.read(key); err != nil {
+		return joinDraw{}, err
+	}
+	return joinDraw{random, key}, nil
+}
+
+// tokenFor is the token a try of a join gives, with the game's key it is
+// derived from (the drawn one, for a game that has none yet), and the seat
+// that already holds it when the join was sent before: this join id's token,
+// or, on a later try, this request's own random one.
+func (e *envelope) tokenFor(joinID string, d joinDraw) (token string, key []byte, held string) {
+	key = e.Key
+	if key == nil {
+		key = d.key
+	}
+	token = d.token
+	if joinID != "" {
+		token = joinToken(key, joinID)
+	}
+	h := hashToken(token)
+	for seat, th := range e.Tokens {
+		if bytes.Equal(th, h) {
+			return token, key, seat
+		}
+	}
+	return token, key, ""
 }
 
 // Read returns the game as the token's holder may see it: "" is the public shared
@@ -460,9 +507,27 @@ func (s *Service) Join(ctx context.Context, code string, req JoinRequest) (Joine
 // needs no write rights. An eventually consistent read may lag the latest write
 // by a moment; its version says which state it shows.
 func (s *Service) Read(ctx context.Context, code, token string) (rules.View, error) {
+	out, viewer, err := s.readOut(ctx, code, token)
+	if err != nil {
+		return rules.View{}, err
+	}
+	return out.view(viewer), nil
+}
+
+// ReadTable is Read with every seat's view of the same revision (Table).
+func (s *Service) ReadTable(ctx context.Context, code, token string) (Table, error) {
+	out, viewer, err := s.readOut(ctx, code, token)
+	if err != nil {
+		return Table{}, err
+	}
+	return out.table(viewer), nil
+}
+
+// readOut loads the game for Read and finds the token's holder.
+func (s *Service) readOut(ctx context.Context, code, token string) (outcome, rules.Viewer, error) {
 	code, ok := normalizeCode(code)
 	if !ok {
-		return rules.View{}, errNoGame()
+		return outcome{}, rules.Viewer{}, errNoGame()
 	}
 	var viewer rules.Viewer
 	out, err := s.loop(ctx, "read", code, func(env *envelope, now time.Time, try int) (bool, error) {
@@ -473,16 +538,15 @@ func (s *Service) Read(ctx context.Context, code, token string) (rules.View, err
 		viewer = v
 		return false, nil
 	})
-	if err != nil {
-		return rules.View{}, err
-	}
-	return out.view(viewer), nil
+	return out, viewer, err
 }
 
 // Act applies one action by the token's holder and returns their view after it.
 // The action's ID (1 to 64 of [A-Za-z0-9_-]) makes retries safe: an ID this actor
 // already had applied returns their current view and changes nothing. A "start"
-// gets its deal seed here, from the service's random source.
+// gets its deal seed here, from the service's random source, and a "reseat" its
+// seat key: the answer to it, and no other, holds the key (View.Reseat), since
+// the game keeps only its hash (see move.go).
 //
 // On a version conflict the game is reloaded and the action applied again to the
 // new state; if it is no longer legal there, the rules' refusal is returned. A
@@ -490,27 +554,66 @@ func (s *Service) Read(ctx context.Context, code, token string) (rules.View, err
 // With local locks the action may be written together with others of the game
 // (see write); the view returned is then of the game after all of them.
 func (s *Service) Act(ctx context.Context, code, token string, a rules.Action) (rules.View, error) {
+	done, err := s.actOut(ctx, code, token, a)
+	if err != nil {
+		return rules.View{}, err
+	}
+	v := done.out.view(done.viewer)
+	v.Reseat = done.link
+	return v, nil
+}
+
+// ActTable is Act with every seat's view of the revision it leaves (Table).
+func (s *Service) ActTable(ctx context.Context, code, token string, a rules.Action) (Table, error) {
+	done, err := s.actOut(ctx, code, token, a)
+	if err != nil {
+		return Table{}, err
+	}
+	t := done.out.table(done.viewer)
+	t.View.Reseat = done.link
+	return t, nil
+}
+
+// acted is what an action leaves: the game, the actor, and the link a
+// "reseat" made (nil for any other action), which only its answer holds.
+type acted struct {
+	out    outcome
+	viewer rules.Viewer
+	link   *rules.SeatLink
+}
+
+// actOut applies the action for Act.
+func (s *Service) actOut(ctx context.Context, code, token string, a rules.Action) (acted, error) {
 	code, ok := normalizeCode(code)
 	if !ok {
-		return rules.View{}, errNoGame()
+		return acted{}, errNoGame()
 	}
 	if token == "" {
-		return rules.View{}, fail(ErrUnauthorized, "a token is needed to act", nil)
+		return acted{}, fail(ErrUnauthorized, "a token is needed to act", nil)
 	}
 	switch {
 	case !validActionID(a.ID):
-		return rules.View{}, invalid("an action needs an id of 1 to 64 letters, digits, '-' or '_'")
+		return acted{}, invalid("an action needs an id of 1 to 64 letters, digits, '-' or '_'")
 	case a.Type == "":
-		return rules.View{}, invalid("an action needs a type")
+		return acted{}, invalid("an action needs a type")
 	}
 	a.Deal = [32]byte{}
 	if a.Type == rules.ActStart {
 		if err := s.read(a.Deal[:]); err != nil {
-			return rules.View{}, err
+			return acted{}, err
+		}
+	}
+	seatKey := ""
+	if a.Type == rules.ActReseat {
+		var err error
+		if seatKey, err = s.token(); err != nil {
+			return acted{}, err
 		}
 	}
 	var viewer rules.Viewer
+	var link *rules.SeatLink
 	out, err := s.write(ctx, "act", code, func(env *envelope, now time.Time, try int) (bool, error) {
+		link = nil
 		v, ok := env.who(token)
 		if !ok || v == rules.Public {
 			return false, errToken()
@@ -518,7 +621,8 @@ func (s *Service) Act(ctx context.Context, code, token string, a rules.Action) (
 		viewer = v
 		actor := rules.Actor(v)
 		if env.seen(actor, a.ID) {
-			// Applied before: answer with the current view and change nothing.
+			// Applied before: answer with the current view and change
+			// nothing. A reseat's key went with its first answer only.
 			return false, nil
 		}
 		next, err := rules.Apply(env.State, actor, a, now)
@@ -527,12 +631,49 @@ func (s *Service) Act(ctx context.Context, code, token string, a rules.Action) (
 		}
 		env.State = next
 		env.remember(actor, a.ID)
+		if a.Type == rules.ActReseat {
+			link = env.open(a.Target, seatKey, now)
+		}
 		return true, nil
 	})
 	if err != nil {
-		return rules.View{}, err
+		// The step may yet run in the leader of a batch this request left
+		// (its context ended): what it notes is not this request's to read.
+		return acted{}, err
 	}
-	return out.view(viewer), nil
+	return acted{out, viewer, link}, nil
+}
+
+// CodeGameNotOver is the code of a protocol asked for before the game is over
+// by anyone but its moderator (Protocol).
+const CodeGameNotOver = "game_not_over"
+
+// Protocol returns the game's protocol (package protocol) as it stands now: to
+// anyone once the game is over, and before that to its moderator alone, the
+// holder of the host token of a game a person moderates, since it holds every
+// card and every night act. Anyone else gets the one conflict
+// CodeGameNotOver: the phase is the only thing the answer depends on, and
+// every view shows it. A token this game does not know is refused as a read
+// refuses it.
+func (s *Service) Protocol(ctx context.Context, code, token string) (protocol.Protocol, error) {
+	code, ok := normalizeCode(code)
+	if !ok {
+		return protocol.Protocol{}, errNoGame()
+	}
+	var p protocol.Protocol
+	_, err := s.loop(ctx, "read", code, func(env *envelope, now time.Time, try int) (bool, error) {
+		v, ok := env.who(token)
+		if !ok {
+			return false, errToken()
+		}
+		game := rules.Advance(env.State, now)
+		if game.Phase.Name != rules.PhaseGameOver && !(v.Host && game.Moderator == rules.ModeratorHost) {
+			return false, &Error{Kind: ErrConflict, Code: CodeGameNotOver, Message: "the protocol is shown once the game is over"}
+		}
+		p = protocol.Of(game)
+		return false, nil
+	})
+	return p, err
 }
 
 // Revision names the state a Read would show now: the stored version and the
@@ -618,6 +759,39 @@ type outcome struct {
 
 // view is the viewer's view of the game.
 func (o outcome) view(v rules.Viewer) rules.View { return view(o.env, v, o.version, o.now) }
+
+// Table is a viewer's view with, when the viewer holds a seat, the views every
+// seat has of the same revision. From those the HTTP layer pads each player's
+// answer to one size, so that its length says nothing of its holder's card
+// (DESIGN.md, "Secrets"). Seats never leave the server but as their sizes.
+type Table struct {
+	View rules.View
+	// Seats are the views of every player at the table and of the viewer
+	// (one who has just left the lobby has none there): View is the last.
+	// Nil for a viewer without a seat (the shared screen, the host).
+	Seats []rules.View
+	// Noise is a number drawn afresh for each revision of the game, the same
+	// for every seat, that no client can work out (envelope.noise): the
+	// padding adds a share of it, so that how the padded length moves from
+	// one revision to the next tells little of how the largest view moved.
+	Noise uint64
+}
+
+// table is the viewer's Table of the game.
+func (o outcome) table(v rules.Viewer) Table {
+	t := Table{View: o.view(v)}
+	if v.Player == "" {
+		return t
+	}
+	for _, p := range o.env.State.Players {
+		if p.ID != v.Player {
+			t.Seats = append(t.Seats, o.view(rules.Viewer{Player: p.ID}))
+		}
+	}
+	t.Seats = append(t.Seats, t.View)
+	t.Noise = o.env.noise(t.View.Version, t.View.Tick)
+	return t
+}
 
 // loop is the read-apply-write cycle every request but Create runs: load the game
 // (strongly consistent before a write; a plain read may use an eventually
@@ -798,6 +972,9 @@ func view(env *envelope, v rules.Viewer, version int64, now time.Time) rules.Vie
 	out := rules.ViewOf(env.State, v, now)
 	out.Version = version
 	out.Next = env.Next
+	if v.Host {
+		out.Moving = env.moving(now)
+	}
 	return out
 }
 

@@ -252,6 +252,52 @@ func TestViewers(t *testing.T) {
 	wantErr(t, "act without a token", err, service.ErrUnauthorized)
 }
 
+// TestTableOfEverySeat: a player's answer is padded to the longest view any
+// seat has of its revision, by a noise that must be the same for every seat
+// (or the lengths would differ by card) and fresh at every revision (or it
+// would hide nothing of how the longest view grows). The shared screen and
+// the host have no seat, and nothing to pad.
+func TestTableOfEverySeat(t *testing.T) {
+	f := newFixture(t)
+	g := servicetest.NewGame(t, f.svc, service.CreateRequest{Preset: "sport"}, 10)
+	g.Start(t, f.svc)
+	noises := map[int64]uint64{}
+	for _, p := range g.Players {
+		tb, err := f.svc.ReadTable(ctx, g.Code, p.Token)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(tb.Seats) != len(g.Players) || tb.Seats[len(tb.Seats)-1].You.ID != p.ID || tb.View.You.ID != p.ID {
+			t.Fatalf("%s's table: %d seats, the last %s's", p.ID, len(tb.Seats), tb.Seats[len(tb.Seats)-1].You.ID)
+		}
+		ids := map[string]bool{}
+		for _, v := range tb.Seats {
+			ids[v.You.ID] = v.Version == tb.View.Version
+		}
+		for _, q := range g.Players {
+			if !ids[q.ID] {
+				t.Errorf("%s's table lacks %s's view at version %d", p.ID, q.ID, tb.View.Version)
+			}
+		}
+		if n, ok := noises[tb.View.Version]; ok && n != tb.Noise {
+			t.Errorf("%s's noise %x, another seat's %x at the same revision", p.ID, tb.Noise, n)
+		}
+		noises[tb.View.Version] = tb.Noise
+		acted, err := f.svc.ActTable(ctx, g.Code, p.Token, act(rules.ActSleep))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if acted.View.Version == tb.View.Version || acted.Noise == tb.Noise {
+			t.Errorf("%s's sleep: version %d and noise %x, as before it", p.ID, acted.View.Version, acted.Noise)
+		}
+	}
+	for _, token := range []string{"", g.Host} {
+		if tb, err := f.svc.ReadTable(ctx, g.Code, token); err != nil || tb.Seats != nil {
+			t.Errorf("a table without a seat: %d seats, %v", len(tb.Seats), err)
+		}
+	}
+}
+
 func TestLeavingForgetsToken(t *testing.T) {
 	f := newFixture(t)
 	g := servicetest.NewGame(t, f.svc, service.CreateRequest{Preset: "sport"}, 2)

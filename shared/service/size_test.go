@@ -3,6 +3,7 @@ package service_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	mrand "math/rand/v2"
@@ -90,9 +91,10 @@ func rapidDraw(t *rapid.T) func(lo, hi int32) int32 {
 // table size it allows (classic up to 20, party up to 30), with the names that
 // cost the most, and checks that every item the store is given fits one read
 // unit (issue 12): a stranger churning the lobby (joins, leaves, kicks, bans,
-// locks, seat moves), a host spamming pauses, fouls, removals, the Maniac's side
-// and advances, players acting at random among their legal actions, the clock
-// running on, and games where nobody dies for hundreds of rounds.
+// locks, seat moves), a host spamming pauses, fouls, removals, the Maniac's side,
+// advances and links that move seats to other phones, seats moved again and
+// again, players acting at random among their legal actions, the clock running
+// on, and games where nobody dies for hundreds of rounds.
 func TestPropertyStoredSize(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		preset := rapid.SampledFrom(rules.Presets).Draw(t, "preset")
@@ -203,6 +205,13 @@ func TestPropertyStoredSize(t *testing.T) {
 					hostAct(rules.ActPause, rules.Action{})
 					hostAct(rules.ActResume, rules.Action{})
 					hostAct(rules.ActWarn, rules.Action{Target: victim})
+					// Every seat moves to another phone in turn, and one
+					// more link stays open.
+					mover := ids[rapid.IntRange(0, len(ids)-1).Draw(t, "mover")]
+					if token, ok := takeOver(t, svc, c.Code, g.Host, mover); ok {
+						tokens[mover] = token
+					}
+					hostAct(rules.ActReseat, rules.Action{Target: victim})
 					if speaker != "" && tokens[speaker] != "" {
 						nominate := rules.Action{ID: servicetest.ActionID(), Type: rules.ActNominate, Target: victim}
 						svc.Act(ctx, c.Code, tokens[speaker], nominate)
@@ -241,6 +250,24 @@ func TestPropertyStoredSize(t *testing.T) {
 		}
 
 	})
+}
+
+// takeOver moves seat id of the game at code to another phone through a link
+// the host opens, and returns the seat's new token, or false when the game is
+// over. It fails t if a link is made and the seat does not move by it.
+func takeOver(t interface{ Fatalf(string, ...any) }, svc *service.Service, code, host, id string) (string, bool) {
+	v, err := svc.Act(ctx, code, host, rules.Action{ID: servicetest.ActionID(), Type: rules.ActReseat, Target: id})
+	if errors.Is(err, rules.ErrGameOver) {
+		return "", false
+	}
+	if err != nil || v.Reseat == nil {
+		t.Fatalf("reseat %s: %v, link %+v", id, err, v.Reseat)
+	}
+	j, err := svc.Join(ctx, code, service.JoinRequest{SeatKey: v.Reseat.Key})
+	if err != nil || j.PlayerID != id {
+		t.Fatalf("take seat %s: %v, got %q", id, err, j.PlayerID)
+	}
+	return j.Token, true
 }
 
 // read is the view of token's holder; it fails t on an error.
@@ -342,7 +369,9 @@ func randomAction(t *rapid.T, v rules.View, peaceful bool) (rules.Action, bool) 
 // TestEndlessGameStaysInOneReadUnit: a full party table (30) of the costliest
 // names plays round after round in which nobody leaves: everyone sleeps, three
 // are accused every day, and every vote splits evenly, so each round adds three
-// votes of thirty ballots and more. The stored game stays within one read
+// votes of thirty ballots and more; a seat moves to another phone in every
+// vote, with four more links to other phones open, and in the last round
+// every seat moves. The stored game stays within one read
 // unit, told more briefly as it grows (rules.Condense), and still tells the
 // current round whole (issue 12).
 func TestEndlessGameStaysInOneReadUnit(t *testing.T) {
@@ -402,6 +431,17 @@ func TestEndlessGameStaysInOneReadUnit(t *testing.T) {
 				}
 			}
 			votes++
+			// A seat moves to another phone in every vote, and four more
+			// links stay open.
+			mover := v.Players[votes%len(v.Players)].ID
+			token, ok := takeOver(t, svc, c.Code, c.HostToken, mover)
+			if !ok {
+				t.Fatalf("the game ended in round %d", night)
+			}
+			tokens[mover] = token
+			for i := 1; i <= 4; i++ {
+				actAs("", rules.Action{Type: rules.ActReseat, Target: v.Players[(votes+i)%len(v.Players)].ID})
+			}
 		case p.Name == rules.PhaseVoteAll:
 			no := false
 			for _, pl := range v.Players {
@@ -416,6 +456,13 @@ func TestEndlessGameStaysInOneReadUnit(t *testing.T) {
 			t.Fatalf("round %d, phase %s: an item of %d bytes, over one read unit", night, p.Name, n)
 		}
 	}
+	// The last round: every seat moves to another phone.
+	for _, pl := range servicetest.MustRead(t, svc, c.Code, c.HostToken).Players {
+		takeOver(t, svc, c.Code, c.HostToken, pl.ID)
+	}
+	if n := sizes.max(); n > readUnit {
+		t.Fatalf("after every seat moved: an item of %d bytes, over one read unit", n)
+	}
 	end := servicetest.MustRead(t, svc, c.Code, c.HostToken)
 	stored := 0
 	for _, e := range end.Events {
@@ -423,10 +470,30 @@ func TestEndlessGameStaysInOneReadUnit(t *testing.T) {
 			stored++
 		}
 	}
-	t.Logf("%d rounds, %d votes of 30: the largest item %d bytes; the story keeps %d events and %d votes",
-		rounds, votes, sizes.max(), len(end.Events), stored)
+	// The protocol keeps more: the story's past, in its compact form, until
+	// even that is cut, oldest nights first; the rounds it keeps are whole.
+	p, err := svc.Protocol(ctx, c.Code, c.HostToken)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recorded := 0
+	for _, d := range p.Days {
+		recorded += len(d.Votes)
+	}
+	t.Logf("%d rounds, %d votes of 30: the largest item %d bytes; the story keeps %d events and %d votes, the protocol %d votes, whole from night %d",
+		rounds, votes, sizes.max(), len(end.Events), stored, recorded, p.WholeFrom)
 	if votes < 2*rounds || stored >= votes {
 		t.Errorf("%d votes held, %d told: the test did not grow the story past the budget", votes, stored)
+	}
+	if recorded <= stored || p.Complete || p.WholeFrom > end.Phase.Night-3 {
+		t.Errorf("the protocol keeps %d votes, the story %d; whole from night %d of %d: the past kept too little", recorded, stored, p.WholeFrom, end.Phase.Night)
+	}
+	for _, d := range p.Days {
+		for _, v := range d.Votes {
+			if n := len(v.Ballots); d.At > 0 && d.Day >= p.WholeFrom && n != 30 {
+				t.Errorf("day %d, vote %d of a round told whole has %d ballots", d.Day, v.Round, n)
+			}
+		}
 	}
 	if end.Phase.Night <= rounds || end.Events[len(end.Events)-1].Night != end.Phase.Night {
 		t.Errorf("night %d, the story ends with %+v", end.Phase.Night, end.Events[len(end.Events)-1])
@@ -463,4 +530,40 @@ func TestLobbyChurnStaysSmall(t *testing.T) {
 	if s, v := len(f.item(t, g.Code).State), viewSize(); s > stored+8 || v > view {
 		t.Errorf("after 3,000 joins and leaves: stored %d bytes (was %d), public view %d bytes (was %d)", s, stored, v, view)
 	}
+}
+
+// TestLongStoryKeepsViewsSmall: 3,000 of a moderator's steps in which nobody
+// leaves keep the stored game within one read unit without its story ever
+// being condensed, since it compresses so well; the views tell it within
+// their own budget instead (rules.ViewOf), so no view grows without bound
+// (before, the public view grew to 32 KB of a 3.6 KB item). The host's, a
+// player's and the public view alike; the protocol keeps the whole story.
+func TestLongStoryKeepsViewsSmall(t *testing.T) {
+	clk := newClock()
+	sizes := &itemSizes{Store: store.NewMemory()}
+	svc := service.New(sizes, service.WithClock(clk.Now), service.WithLogger(quiet))
+	g := servicetest.NewGame(t, svc, service.CreateRequest{Preset: "sport", Moderator: rules.ModeratorHost}, 10)
+	g.Start(t, svc)
+	const viewMost = 20 << 10
+	for i := range 3000 {
+		servicetest.MustAct(t, svc, g.Code, g.Host, rules.Action{ID: servicetest.ActionID(), Type: rules.ActAdvance, Now: true})
+		if i%100 != 99 {
+			continue
+		}
+		for _, token := range []string{"", g.Host, g.Players[0].Token} {
+			v := servicetest.MustRead(t, svc, g.Code, token)
+			if b, _ := json.Marshal(v); len(b) > viewMost {
+				t.Fatalf("step %d: a view of %d bytes (%d events), over %d", i+1, len(b), len(v.Events), viewMost)
+			}
+		}
+	}
+	end := servicetest.MustRead(t, svc, g.Code, "")
+	if end.Phase.Name == rules.PhaseGameOver || end.Phase.Night < 100 {
+		t.Fatalf("the game is at %s of night %d: want it going on, nobody gone", end.Phase.Name, end.Phase.Night)
+	}
+	if n := sizes.max(); n > readUnit {
+		t.Fatalf("an item of %d bytes, over one read unit", n)
+	}
+	b, _ := json.Marshal(end)
+	t.Logf("after 3,000 steps, night %d: the public view %d bytes with %d events; the item at most %d bytes", end.Phase.Night, len(b), len(end.Events), sizes.max())
 }

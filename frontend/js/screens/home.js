@@ -4,7 +4,7 @@
 import { h, replace } from '../dom.js';
 import * as api from '../api.js';
 import { LANGS, LANG_NAMES } from '../i18n.js';
-import { ruleBook } from '../options.js';
+import { ruleBook, rulesName } from '../options.js';
 import { topbar } from '../ui.js';
 
 // hostUrl is the host's control link: the token stays in the fragment, which
@@ -13,19 +13,9 @@ export function hostUrl(code, token) {
   return `/#host=${encodeURIComponent(code)}&t=${encodeURIComponent(token)}`;
 }
 
-// requestFromQuery reads a /new link into a create request, by the rules the
-// server offers (a ruleBook).
-export function requestFromQuery(book, params) {
-  const preset = book.presets.includes(params.get('preset')) ? params.get('preset') : 'sport';
-  const lang = LANGS.includes(params.get('lang')) ? params.get('lang') : undefined;
-  const moderator = params.get('moderator') === 'host' ? 'host' : 'app';
-  const changed = book.options.some((o) => params.has(o.key));
-  const req = { preset, moderator };
-  if (lang) req.lang = lang;
-  if (preset === 'custom' || changed) {
-    req.options = book.fromQuery(preset, params);
-  }
-  return req;
+// screenUrl is the public shared screen of a game.
+export function screenUrl(code) {
+  return `/#screen=${encodeURIComponent(code)}`;
 }
 
 export function homeScreen(app, { auto } = {}) {
@@ -37,9 +27,11 @@ export function homeScreen(app, { auto } = {}) {
     moderator: params.get('moderator') === 'host' ? 'host' : 'app',
     lang: LANGS.includes(params.get('lang')) ? params.get('lang') : app.lang,
     options: null,
-    custom: false,
     error: null,
     creating: !!auto,
+    // asking: a person moderates, and this device must say which it is
+    // before the game is made (deviceQuestion).
+    asking: false,
     joinCode: '',
   };
   load();
@@ -59,22 +51,39 @@ export function homeScreen(app, { auto } = {}) {
     book = ruleBook(schema);
     if (!book.presets.includes(form.preset)) form.preset = 'sport';
     form.options = book.fromQuery(form.preset, params);
-    form.custom = form.preset === 'custom';
-    if (auto) create(requestFromQuery(book, params));
+    if (auto) start();
     else render();
   }
 
-  async function create(req) {
+  // start makes the game the form describes; where a person moderates, it
+  // first asks what this device is, since the moderator's console shows
+  // every card.
+  function start() {
+    if (form.moderator === 'host') {
+      form.creating = false;
+      form.asking = true;
+      render();
+      return;
+    }
+    create(request(), 'host');
+  }
+
+  // create makes the game and opens it on this device as what it is: the
+  // host's page ('host': the app's shared screen with the host's controls,
+  // or the moderator's console), or the public shared screen ('screen'),
+  // which keeps the host's token only to hand the console to the
+  // moderator's phone, and never reads a card.
+  async function create(req, device) {
     form.creating = true;
+    form.asking = false;
     form.error = null;
     render();
     const res = await api.createGame(req);
     if (res.status === 201 || res.status === 200) {
       const { code, hostToken } = res.body;
-      api.host.set(code, hostToken);
-      api.prefs.setLast({ code, kind: 'host' });
-      if (req.lang && !api.prefs.lang()) app.setLang(req.lang, false);
-      app.go(hostUrl(code, hostToken), true);
+      (device === 'screen' ? api.consoleKey : api.host).set(code, hostToken);
+      api.prefs.setLast({ code, kind: device });
+      app.go(device === 'screen' ? screenUrl(code) : hostUrl(code, hostToken), true);
       return;
     }
     form.creating = false;
@@ -86,9 +95,12 @@ export function homeScreen(app, { auto } = {}) {
     render();
   }
 
+  // request is the create request of the form: the rule set, and the
+  // options changed in it (all of them for a custom mix).
   function request() {
     const req = { preset: form.preset, moderator: form.moderator, lang: form.lang };
-    if (form.custom) req.options = { ...form.options, preset: form.preset };
+    if (form.preset === 'custom') req.options = { ...form.options };
+    else if (book.changes(form.options).length) req.options = Object.fromEntries(book.changes(form.options).map((o) => [o.key, form.options[o.key]]));
     return req;
   }
 
@@ -97,27 +109,21 @@ export function homeScreen(app, { auto } = {}) {
     q.set('preset', form.preset);
     q.set('lang', form.lang);
     q.set('moderator', form.moderator);
-    if (form.custom) for (const [k, v] of book.toQuery(form.options)) q.set(k, v);
+    for (const [k, v] of book.toQuery(form.options)) q.set(k, v);
     return `${location.origin}/new?${q.toString()}`;
   }
 
+  // setPreset picks a rule set: its own defaults, or for a custom mix the
+  // rules as they stand.
   function setPreset(p) {
     form.preset = p;
-    if (p !== 'custom') {
-      form.options = book.presetOptions(p);
-      form.custom = false;
-    } else {
-      form.options = { ...form.options, preset: 'custom' };
-      form.custom = true;
-    }
+    form.options = p === 'custom' ? { ...form.options, preset: 'custom' } : book.presetOptions(p);
     render();
   }
 
+  // setOption changes one rule; the rule set stays, changed (rulesName).
   function setOption(key, value) {
     form.options = { ...form.options, [key]: value };
-    if (form.preset !== 'custom') form.preset = 'custom';
-    form.custom = true;
-    form.options.preset = 'custom';
     render();
   }
 
@@ -135,16 +141,16 @@ export function homeScreen(app, { auto } = {}) {
         : h('p', { class: 'loading', role: 'status' }, '…')));
       return;
     }
-    const last = api.prefs.last();
-    const resume = last && last.code ? h('p', { class: 'resume' }, h('a', {
-      class: 'button secondary',
-      href: last.kind === 'host' && api.host.get(last.code) ? hostUrl(last.code, api.host.get(last.code)) : '/join/' + last.code,
-    }, last.kind === 'host' ? t('home.resume.host', { code: last.code }) : t('home.resume', { code: last.code }))) : null;
-
+    if (form.asking) {
+      replace(app.root, bar, h('main', { class: 'home' }, deviceQuestion(t)));
+      return;
+    }
+    const changed = form.preset !== 'custom' && book.changes(form.options).length > 0;
     const presets = h('fieldset', { class: 'presets' }, h('legend', null, t('preset.label')),
       book.presets.map((p) => h('label', { class: ['choice', form.preset === p && 'on'] },
         h('input', { type: 'radio', name: 'preset', value: p, checked: form.preset === p, dataset: { focus: 'preset:' + p }, onchange: () => setPreset(p) }),
-        h('span', { class: 'choice-text' }, h('strong', null, t('preset.' + p)), h('span', { class: 'help' }, t('preset.' + p + '.help'))))));
+        h('span', { class: 'choice-text' }, h('strong', null, t('preset.' + p)), h('span', { class: 'help' }, t('preset.' + p + '.help'))))),
+      changed ? h('p', { class: 'rules-name', role: 'status' }, rulesName(t, book, form.options)) : null);
 
     const moderator = h('fieldset', { class: 'moderator' }, h('legend', null, t('home.moderator')),
       ['app', 'host'].map((m) => h('label', { class: ['choice', form.moderator === m && 'on'] },
@@ -155,7 +161,9 @@ export function homeScreen(app, { auto } = {}) {
       h('select', { name: 'lang', dataset: { focus: 'gamelang' }, onchange: (e) => { form.lang = e.target.value; render(); } },
         LANGS.map((l) => h('option', { value: l, selected: form.lang === l, lang: l }, LANG_NAMES[l]))));
 
-    const opts = h('details', { class: 'options', open: form.custom }, h('summary', null, t('home.customise')),
+    // A redraw keeps the rules unfolded as the page has them.
+    const unfolded = form.preset === 'custom' || changed || !!(document.querySelector('details.options') || {}).open;
+    const opts = h('details', { class: 'options', open: unfolded }, h('summary', null, t('home.customise')),
       book.groups.map((g) => h('fieldset', { class: 'opt-group' }, h('legend', null, t('group.' + g)),
         book.options.filter((o) => o.group === g).map((o) => optionField(t, o)))));
 
@@ -167,7 +175,7 @@ export function homeScreen(app, { auto } = {}) {
     const newGame = h('form', {
       class: 'card new-game', onsubmit: (e) => {
         e.preventDefault();
-        create(request());
+        start();
       },
     },
     h('h2', null, t('home.new')),
@@ -190,7 +198,32 @@ export function homeScreen(app, { auto } = {}) {
 
     replace(app.root, bar, h('main', { class: 'home' },
       h('div', { class: 'hero' }, h('h1', null, t('app.title')), h('p', { class: 'tagline' }, t('app.tagline'))),
-      resume, newGame, join));
+      resumeLink(t), newGame, join));
+  }
+
+  // resumeLink goes back to the last game this browser was at, as what it
+  // was there: a player's phone, the shared screen, or the host's page.
+  function resumeLink(t) {
+    const last = api.prefs.last();
+    if (!last || !last.code) return null;
+    const token = last.kind === 'host' ? api.host.get(last.code) : null;
+    const href = last.kind === 'screen' ? screenUrl(last.code) : token ? hostUrl(last.code, token) : '/join/' + last.code;
+    const key = last.kind === 'player' ? 'home.resume' : 'home.resume.host';
+    return h('p', { class: 'resume' }, h('a', { class: 'button secondary', href }, t(key, { code: last.code })));
+  }
+
+  // deviceQuestion asks, where a person moderates, what this device is: the
+  // moderator's own, which becomes the console and shows every card, or a
+  // screen the table sees, which becomes the shared screen and shows none.
+  function deviceQuestion(t) {
+    const way = (device, key) => h('button', { type: 'button', class: ['choice-button', device === 'screen' ? 'primary' : 'secondary'], dataset: { action: 'device', device }, onclick: () => create(request(), device) },
+      h('strong', null, t(key)), h('span', { class: 'help' }, t(key + '.help')));
+    return h('section', { class: 'card device-question', dataset: { screen: 'device' } },
+      h('h2', null, t('home.device')),
+      h('p', null, t('home.device.help')),
+      h('p', { class: 'muted' }, rulesName(t, book, form.options)),
+      h('div', { class: 'ways' }, way('screen', 'home.device.screen'), way('host', 'home.device.console')),
+      h('button', { type: 'button', class: 'secondary', dataset: { action: 'back' }, onclick: () => { form.asking = false; render(); } }, t('common.back')));
   }
 
   function optionField(t, o) {
@@ -211,8 +244,14 @@ export function homeScreen(app, { auto } = {}) {
         },
       });
     } else {
-      input = h('select', { id, dataset: { focus: id }, 'aria-describedby': id + '-help', onchange: (e) => setOption(o.key, e.target.value) },
-        o.choices.map((c) => h('option', { value: c, selected: v === c }, t('opt.' + o.key + '.' + c))));
+      // A choice is a row of radios: its words wrap, where a drop-down would
+      // cut them to its width.
+      return h('div', { class: 'opt opt-choice', role: 'radiogroup', 'aria-labelledby': id, 'aria-describedby': id + '-help' },
+        h('span', { id, class: 'opt-name' }, t('opt.' + o.key)),
+        o.choices.map((c) => h('label', { class: ['opt-line', v === c && 'on'] },
+          h('input', { type: 'radio', name: id, value: c, checked: v === c, dataset: { focus: id + ':' + c }, onchange: () => setOption(o.key, c) }),
+          h('span', null, t('opt.' + o.key + '.' + c)))),
+        h('p', { class: 'help', id: id + '-help' }, t('opt.' + o.key + '.help')));
     }
     return h('div', { class: 'opt' }, h('label', { for: id, class: 'opt-name' }, t('opt.' + o.key)), input,
       h('p', { class: 'help', id: id + '-help' }, t('opt.' + o.key + '.help')));

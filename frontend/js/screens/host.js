@@ -6,11 +6,13 @@ import { h, replace } from '../dom.js';
 import * as api from '../api.js';
 import { Session } from '../session.js';
 import { say, canSpeak, hush, cue, unlockAudio } from '../device.js';
-import { countdown, timeSignal } from '../format.js';
-import { roleKey } from '../i18n.js';
+import { countdown, timeSignal, remaining } from '../format.js';
+import { roleKey, makeT } from '../i18n.js';
+import { ruleBook, rulesName } from '../options.js';
+import { publicPart } from '../view.js';
 import { playerIndex, playerLabel, eventText, voteLines, lastVote, announcements, tidy, nextStepText, seatsDrawn, SPOKEN } from '../story.js';
 import {
-  topbar, timer, closingLine, phaseTitle, seatList, storyList, rolesList, noticeBox, stepData, morningCard, seatingCard, nextLine, soundBar, ICON,
+  topbar, timer, closingLine, phaseTitle, phaseKey, withLink, seatList, storyList, rolesList, noticeBox, stepData, morningCard, seatingCard, nextLine, soundBar, targetButtons, ICON,
 } from '../ui.js';
 
 // hostScreen shows game code; token is the host token, or null for the public screen.
@@ -20,27 +22,46 @@ export function hostScreen(app, code, token) {
   let voice = api.prefs.voice();
   let cues = api.prefs.cues();
   let fatal = null;
-  let fouls = false;
   let foul = ''; // the foul the next warning or removal names (R-SPORT-16)
   let again = false; // "play again" asked, waiting for the answer
   let controlShown = false; // the host asked for the control link on the shared screen
+  // The moderator's console hides every card and night choice until they are
+  // switched on or held (cardsPanel), as a phone's card lies face down.
+  let cardsOn = false;
+  let cardsHeld = 0; // when the switch was pressed, while it is held
+  let cardsSeen = false; // the cards were shown once this game: the deal's warning has been read
+  // A shared screen opened on the device that made a game a person moderates
+  // keeps the host's token only to hand the console to the moderator's phone
+  // (consoleOffer); it reads the public view, so no card ever reaches it.
+  const consoleToken = token ? null : api.consoleKey.get(code);
+  let consoleQr = null; // the console's link as a QR picture, while it is shown
   // The join link the server gives in the lobby: the address the QR code holds
   // (its PUBLIC_URL, locally the LAN address), not this page's own.
   let joinUrl = `${location.origin}/join/${code}`;
   let lastSeconds = null;
   let lastStep = '';
   let gone = false;
+  // link is the one-time link this page made to move a seat to another phone
+  // (the answer to its reseat, docs/API.md), shown as a QR code until the seat
+  // takes it, its time is up or the host hides it. No other page has it: the
+  // server keeps only a hash of its key, and no view but that answer holds it.
+  let link = null;
+  let langPicked = false; // a language was picked on this page's menu
+  let book = null; // the rules' schema (ruleBook), to name the rules a game changed
   const has = (v, type) => (v.actions || []).find((a) => a.type === type);
   const act = (a) => session.act(a);
   const session = new Session({
     code,
     token,
     t: () => app.t,
-    onChange: (sess, why) => {
+    onChange: (sess, why, prev) => {
       if (why === 'view') {
         const v = sess.view;
-        if (!api.prefs.lang() && v.lang && v.lang !== app.lang) app.setLang(v.lang, false);
+        // The shared screen speaks the game's language until someone picks
+        // another on it; the host's own page keeps the host's.
+        if (!token && !langPicked && v.lang && v.lang !== app.lang) app.setLang(v.lang, false);
         if (v.joinUrl) joinUrl = v.joinUrl;
+        if (link && !(v.moving || []).includes(link.target)) link = null; // taken, or closed
         if (v.next) {
           follow(v.next);
           return;
@@ -48,6 +69,8 @@ export function hostScreen(app, code, token) {
         speakNew(v);
       }
       render();
+      // A new phase brings the page back to its top, where its title is.
+      if (why === 'view' && prev && phaseKey(prev) !== phaseKey(sess.view)) window.scrollTo(0, 0);
     },
     onFatal: (status) => {
       fatal = status === 404 ? { key: 'err.not_found' } : status === 401 || status === 403 ? { key: 'err.token' } : { key: 'err.generic' };
@@ -62,6 +85,12 @@ export function hostScreen(app, code, token) {
   // second, which the tap itself need not wait for.
   const wakeAudio = () => { if (cues) setTimeout(unlockAudio, 0); };
   document.addEventListener('pointerdown', wakeAudio);
+  document.addEventListener('pointerup', letGoCards);
+  api.loadRules().then((schema) => {
+    if (!schema) return;
+    book = ruleBook(schema);
+    render();
+  });
   const signals = setInterval(signal, 250);
   session.start();
   render();
@@ -76,13 +105,24 @@ export function hostScreen(app, code, token) {
       api.prefs.setLast({ code: next, kind: 'host' });
       app.go('/#host=' + next, true);
     } else {
+      if (consoleToken) {
+        api.consoleKey.set(next, consoleToken);
+        api.prefs.setLast({ code: next, kind: 'screen' });
+      }
       app.go('/#screen=' + next, true);
     }
   }
 
+  // narrator is the translator the narrator reads in: the game's language,
+  // the one the table speaks, whatever this page shows.
+  function narrator() {
+    const v = session.view;
+    return makeT((v && v.lang) || app.lang);
+  }
+
   function speakNew(v) {
     const evs = v.events || [];
-    const t = app.t;
+    const t = narrator();
     const ctx = { t, players: playerIndex(v.players), rules: v.rules };
     // A hand-over into a speech or a vote is announced as a host would: "Thank
     // you. Player 5, your minute." The night and the morning are read from
@@ -106,6 +146,10 @@ export function hostScreen(app, code, token) {
   // signal sounds the time signals of the step on screen: ten seconds left, and
   // time up. A hand-over, a pause or a step with no timer sounds nothing.
   function signal() {
+    if (link && remaining(link.expiresAt, Date.now(), session.skew) === 0) {
+      link = null;
+      render();
+    }
     const v = session.view;
     const p = v && v.phase;
     const running = p && p.endsAt && !p.paused && !p.closing && !p.resuming && p.name !== 'lobby' && p.name !== 'game_over' && session.live;
@@ -124,8 +168,10 @@ export function hostScreen(app, code, token) {
       onVoice: (on) => {
         voice = on;
         api.prefs.setVoice(on);
-        if (on) say(app.t.lang, [app.t('voice.on')]);
-        else hush();
+        if (on) {
+          const t = narrator();
+          say(t.lang, [t('voice.on')]);
+        } else hush();
         render();
       },
       onCues: (on) => {
@@ -143,7 +189,7 @@ export function hostScreen(app, code, token) {
   function render() {
     const t = app.t;
     const v = session.view;
-    const bar = topbar(t, { code, session, lang: app.lang, onLang: (l) => { app.setLang(l); render(); } });
+    const bar = topbar(t, { code, session, lang: app.lang, onLang: (l) => { langPicked = true; app.setLang(l); render(); } });
     if (fatal) {
       replace(app.root, bar, h('main', { class: 'screen' }, h('section', { class: 'panel dead-end', dataset: { screen: 'dead_end' } },
         h('p', { class: 'error', role: 'alert' }, t(fatal.key, { code })), h('a', { href: '/', class: 'button secondary' }, t('common.home')))));
@@ -157,22 +203,25 @@ export function hostScreen(app, code, token) {
     const main = h('main', { class: ['screen', 'phase-' + v.phase.name, moderator && 'console', session.busy && 'busy'], 'aria-busy': session.busy ? 'true' : 'false',
       dataset: { ...stepData(v), winner: v.winner || '' } },
       noticeBox(t, session));
-    if (v.phase.name === 'lobby' && !v.phase.closing) main.append(...lobby(t, v));
+    const inLobby = v.phase.name === 'lobby' && !v.phase.closing;
+    if (inLobby) main.append(...lobby(t, v, moderator));
     else if (v.phase.name === 'game_over') main.append(...over(t, v));
-    else main.append(...inGame(t, v, moderator));
+    else main.append(...inGame(t, moderator && !cardsShown() ? publicPart(v) : v, moderator));
     if (token) main.append(links(t, v));
+    else if (!inLobby) main.append(consoleOffer(t, v));
     replace(app.root, bar, main);
     session.tick(); // the new timers show the time at once, not at the next tick
   }
 
-  function lobby(t, v) {
+  function lobby(t, v, moderator) {
     const n = v.players.length;
     const r = v.rules;
     const left = h('section', { class: 'join-panel' },
+      moderator ? screenPanel(t) : null,
       h('h1', { class: 'scan-title' }, t('host.scan')),
       h('img', { class: 'qr', src: api.qrUrl(code), alt: t('host.qr_alt', { code }), width: '480', height: '480' }),
       h('p', { class: 'code-line' }, h('span', { class: 'muted' }, t('host.code')), ' ', h('strong', { class: 'room-code' }, code)),
-      h('p', { class: 'join-url' }, t('host.or_open', { url: joinUrl })));
+      h('p', { class: 'join-url' }, withLink(t, 'host.or_open', joinUrl)));
     const controls = (pl) => {
       if (!token) return null;
       const seatOpt = has(v, 'seat');
@@ -191,15 +240,52 @@ export function hostScreen(app, code, token) {
         h('button', { type: 'button', class: 'secondary', disabled: session.busy, dataset: { action: 'unlock' }, onclick: () => act({ type: 'unlock' }) }, t('host.unlock')))
       : has(v, 'lock') ? h('button', { type: 'button', class: 'secondary', disabled: session.busy, dataset: { action: 'lock' }, onclick: () => act({ type: 'lock' }) }, t('host.lock')) : null;
     const need = r.minPlayers === r.maxPlayers ? t('host.need_exact', { min: r.minPlayers }) : t('host.need_range', { min: r.minPlayers, max: r.maxPlayers });
+    // The deal comes first, above the seats: a full table must not push it
+    // out of sight.
     const right = h('section', { class: 'lobby-panel' },
+      consoleOffer(t, v),
       h('h2', null, t('host.players')),
-      h('p', { class: 'muted chips' }, h('span', null, t('host.count', { count: n })), h('span', null, t('preset.' + (r.preset || 'custom'))), h('span', null, need)),
+      h('p', { class: 'muted chips' }, h('span', null, t('host.count', { count: n })), h('span', { dataset: { rules: '' } }, rulesName(t, book, r)), h('span', null, need)),
+      token ? h('button', { type: 'button', class: 'primary big', disabled: !has(v, 'start') || session.busy, dataset: { action: 'start' }, onclick: () => act({ type: 'start' }) }, t('host.start')) : null,
+      token && has(v, 'maniac_side') && r.maniac ? maniacSide(t, v) : null,
       seatList(t, v, { controls, roles: false }),
       lock,
-      token && has(v, 'maniac_side') && r.maniac ? maniacSide(t, v) : null,
-      token ? h('button', { type: 'button', class: 'primary big', disabled: !has(v, 'start') || session.busy, dataset: { action: 'start' }, onclick: () => act({ type: 'start' }) }, t('host.start')) : null,
+      reseat(t, v),
       h('div', { class: 'panel sound-panel' }, h('h3', null, t('sound.title')), h('p', { class: 'muted small' }, t('sound.help')), sounds()));
     return [h('div', { class: 'lobby-grid', dataset: { screen: 'host_lobby' } }, left, right)];
+  }
+
+  // reseat moves a seat to another phone, for a phone that died or a
+  // substitute: the host picks the seat and confirms (on a shared screen
+  // everyone sees the code), and the page shows the link's QR code for the new
+  // phone to scan. The picture comes in the answer, so the key is in no
+  // address this page asks for.
+  function reseat(t, v) {
+    const opt = has(v, 'reseat');
+    if (!token || !opt) return null;
+    const P = (id) => playerLabel(t, playerIndex(v.players), id);
+    if (link) {
+      const name = P(link.target);
+      return h('section', { class: 'panel reseat-link', dataset: { screen: 'reseat', target: link.target } },
+        h('h2', null, t('reseat.scan', { name })),
+        link.qr ? h('img', { class: 'qr', src: link.qr, alt: t('reseat.qr_alt', { name }), width: '320', height: '320' })
+          : h('p', { class: 'join-url' }, link.url), // no picture came: the address, to send on
+        h('p', { class: 'muted' }, t('reseat.once'), ' ', h('span', { class: 'js-until', dataset: { until: link.expiresAt } })),
+        h('button', { type: 'button', class: 'secondary', dataset: { action: 'reseat_done' }, onclick: () => { link = null; render(); } }, t('reseat.done')));
+    }
+    return h('details', { class: 'panel reseat', open: unfolded('details.reseat') },
+      h('summary', null, t('reseat.title')),
+      h('p', { class: 'muted small' }, t('reseat.help')),
+      targetButtons(t, v, opt.targets, (id) => makeLink(id, P(id)), { disabled: session.busy, focus: 'reseat' }));
+  }
+
+  async function makeLink(id, name) {
+    if (!window.confirm(app.t('reseat.confirm', { name }))) return;
+    const res = await act({ type: 'reseat', target: id });
+    if (res && res.status === 200 && res.body && res.body.reseat) {
+      link = res.body.reseat;
+      render();
+    }
   }
 
   function maniacSide(t, v) {
@@ -242,9 +328,10 @@ export function hostScreen(app, code, token) {
     const bar = token ? hostBar(t, v, moderator) : h('div', { class: 'host-bar' }, sounds());
     // The stage and what the room reads first: the night's outcome, the seats
     // drawn, the votes; the host's controls right under the stage.
-    const main = h('div', { class: 'col-main' }, head, morningCard(t, v, 'panel'), bar,
+    const main = h('div', { class: 'col-main' }, head, morningCard(t, v, 'panel'), bar, reseat(t, v),
       seatsDrawn(v) ? seatingCard(t, v, { cls: 'panel' }) : null, noms, voteBox, newsBox);
     const side = h('div', { class: 'col-side' });
+    if (moderator) side.append(cardsPanel(t));
     const night = moderator ? nightPanel(t, v, P) : null;
     if (night) side.append(night);
     side.append(seats);
@@ -254,7 +341,7 @@ export function hostScreen(app, code, token) {
     const out = [h('div', { class: 'game-grid' }, main, side)];
     if (token && !moderator && (has(v, 'warn') || has(v, 'remove'))) {
       // Fouls and removals (R-SPORT-16), folded away on the shared screen.
-      out.push(h('details', { class: 'panel moderation', open: fouls, ontoggle: (e) => { fouls = e.target.open; } }, h('summary', null, t('host.moderation')),
+      out.push(h('details', { class: 'panel moderation', open: unfolded('details.moderation') }, h('summary', null, t('host.moderation')),
         foulPicker(t, v),
         h('ul', { class: 'mod-list' }, v.players.filter((pl) => pl.alive).map((pl) => h('li', null,
           h('span', { class: 'seat-name' }, t('player.label', { seat: pl.seat, name: pl.name }),
@@ -304,6 +391,11 @@ export function hostScreen(app, code, token) {
 
   function nightPanel(t, v, P) {
     if (!v.night) return null;
+    if (!cardsShown()) {
+      return h('section', { class: 'panel night-choices' }, h('h2', null, t('host.night_choices')),
+        h('p', { class: 'muted' }, t('host.cards.hidden_night')),
+        h('p', { class: 'muted' }, v.night.done.length ? t('host.done', { names: t.list(v.night.done.map(P)) }) : t('host.none_done')));
+    }
     const idx = playerIndex(v.players);
     const who = (id) => {
       const pl = idx.get(id);
@@ -327,6 +419,8 @@ export function hostScreen(app, code, token) {
     const handingOver = v.phase.closing || v.phase.resuming;
     if (has(v, 'advance') && !handingOver) bar.append(h('button', { type: 'button', class: moderator ? 'primary' : 'secondary', disabled: session.busy, title: t('host.skip.help'), dataset: { action: 'advance' }, onclick: () => act({ type: 'advance' }) }, '▶▶ ' + (moderator ? t('host.next') : t('host.skip'))));
     if (moderator && has(v, 'maniac_side') && v.rules.maniac) bar.append(maniacSide(t, v));
+    // The moderator's record of the game so far, live, beside the console.
+    if (moderator) bar.append(protocolLink(t, { target: '_blank' }));
     bar.append(sounds());
     if (document.fullscreenEnabled) bar.append(h('button', { type: 'button', class: 'secondary', onclick: () => { if (document.fullscreenElement) document.exitFullscreen(); else document.documentElement.requestFullscreen().catch(() => {}); } }, '⤢ ' + t('host.fullscreen')));
     return bar;
@@ -341,7 +435,11 @@ export function hostScreen(app, code, token) {
     h('div', { class: 'over-grid' },
       h('section', { class: 'panel' }, h('h2', null, t('over.roles')), rolesList(t, v)),
       h('section', { class: 'panel' }, h('h2', null, t('over.story')), storyList(t, v))),
-    h('a', { class: 'button secondary', href: '/' }, t('over.new'))];
+    h('div', { class: 'host-bar' }, protocolLink(t), h('a', { class: 'button secondary', href: '/' }, t('over.new')))];
+  }
+
+  function protocolLink(t, attrs = {}) {
+    return h('a', { class: 'button secondary', href: '/#protocol=' + code, dataset: { action: 'protocol' }, ...attrs }, '▤ ' + t('proto.open'));
   }
 
   // playAgain opens the next game for the same table; this screen and every
@@ -359,16 +457,115 @@ export function hostScreen(app, code, token) {
     render();
   }
 
+  // cardsShown: the console shows the cards now (switched on or held), or
+  // the game is over and every card is the table's.
+  function cardsShown() {
+    const v = session.view;
+    return cardsOn || cardsHeld > 0 || (!!v && v.phase.name === 'game_over');
+  }
+
+  // HOLD_MS tells a press that holds the cards from a tap that switches them.
+  const HOLD_MS = 400;
+
+  // cardsPanel is the console's switch of the cards (roles, night choices,
+  // the moderator's story), with the deal's warning until they were first
+  // shown. The switch works as a phone's card: pressed and held, the cards
+  // show until it is let go; tapped, they stay on until tapped again.
+  function cardsPanel(t) {
+    const on = cardsShown();
+    const hold = () => {
+      cardsHeld = Date.now();
+      cardsSeen = true;
+      render();
+    };
+    const sw = h('button', {
+      type: 'button', class: ['secondary', 'toggle', 'cards-switch', on && 'on'], 'aria-pressed': on ? 'true' : 'false', dataset: { action: 'cards', focus: 'cards' },
+      onpointerdown: (e) => { e.preventDefault(); hold(); },
+      // A key's click has no pointer before it: it switches at once.
+      onclick: (e) => { if (e.detail === 0) switchCards(!cardsOn); },
+      oncontextmenu: (e) => e.preventDefault(),
+    }, h('span', { 'aria-hidden': 'true' }, on ? '◉' : '○'), ' ' + t(on ? 'host.cards.on' : 'host.cards.off'));
+    return h('section', { class: ['panel', 'cards-panel', !cardsSeen && 'warned'], dataset: { cards: on ? 'shown' : 'hidden' } },
+      !cardsSeen ? h('p', { class: 'warn-text', role: 'status' }, t('host.cards.warning')) : null,
+      sw,
+      h('p', { class: 'muted small' }, t('host.cards.help')));
+  }
+
+  // letGoCards ends a press of the cards' switch: a short one was a tap and
+  // switches them, a long one held them and lets them go.
+  function letGoCards() {
+    if (!cardsHeld) return;
+    const tapped = Date.now() - cardsHeld < HOLD_MS;
+    cardsHeld = 0;
+    if (tapped) switchCards(!cardsOn);
+    else render();
+  }
+
+  function switchCards(on) {
+    cardsOn = on;
+    cardsSeen = cardsSeen || on;
+    render();
+  }
+
+  // screenPanel offers the console's moderator the shared screen's link, as a
+  // QR code and as text, for the TV or laptop the table sees: it shows no
+  // cards.
+  function screenPanel(t) {
+    return h('section', { class: 'panel screen-panel', dataset: { screen: 'screen_link' } },
+      h('h2', null, t('host.screen_panel')),
+      h('img', { class: 'small-qr', src: api.qrUrl(code, 'screen'), alt: t('host.screen_qr_alt', { code }), width: '200', height: '200' }),
+      h('p', { class: 'muted small' }, t('host.screen_panel.help')),
+      linkRow(t, 'host.screen_link', screenLink()));
+  }
+
+  // siteBase is the site's address as the join link has it: reachable from
+  // the other devices a link goes to (the server's PUBLIC_URL, locally the
+  // LAN address), not necessarily this page's own.
+  function siteBase() {
+    return joinUrl.replace(/\/join\/[^/]*$/, '') || location.origin;
+  }
+
+  // screenLink is the public shared screen's address.
+  function screenLink() {
+    return `${siteBase()}/#screen=${code}`;
+  }
+
+  // consoleOffer is, on a shared screen made by the device that created a
+  // game a person moderates, the way to hand the console to the moderator's
+  // own phone: its link as a QR code, put on the page only once asked for
+  // and confirmed (everyone sees this screen), and gone again when hidden.
+  // Nothing of the console is drawn here: it opens on the phone that scans it.
+  function consoleOffer(t, v) {
+    if (!consoleToken || v.moderator !== 'host') return null;
+    const toggle = (action, key, onclick) => h('button', { type: 'button', class: action === 'show_console' ? 'primary' : 'secondary', dataset: { action, focus: 'console_link' }, onclick }, t(key));
+    const body = consoleQr
+      ? [h('img', { class: 'small-qr', src: consoleQr, alt: t('host.console_qr_alt'), width: '200', height: '200' }),
+        linkRow(t, 'host.console_link', `${siteBase()}/#host=${code}&t=${consoleToken}`, true),
+        toggle('hide_console', 'host.console_link.hide', () => { consoleQr = null; render(); })]
+      : toggle('show_console', 'host.console_link.show', showConsole);
+    return h('section', { class: 'panel console-offer', dataset: { screen: 'console_offer' } },
+      h('h2', null, t('host.console')), h('p', { class: 'muted' }, t('host.console_offer.help')), body);
+  }
+
+  async function showConsole() {
+    if (!window.confirm(app.t('host.console_link.confirm'))) return;
+    consoleQr = await api.hostQr(code, consoleToken);
+    if (!consoleQr) session.notice = { key: 'err.network' };
+    render();
+  }
+
+  // unfolded tells whether the page has the panel selector finds unfolded now:
+  // a redraw keeps each panel as the host left it, where a toggle event would
+  // come after the redraw that replaced its element (a poll may redraw the
+  // page between the tap and the event).
+  function unfolded(selector) {
+    return !!(document.querySelector(selector) || {}).open;
+  }
+
   function links(t, v) {
-    // The screen link goes to another device, so it takes the reachable
-    // address the join link has.
-    const base = joinUrl.replace(/\/join\/[^/]*$/, '') || location.origin;
-    // A redraw keeps the links unfolded or folded as the page has them now: a
-    // toggle event would come after the redraw that replaced its element.
-    const open = !!(document.querySelector('details.links') || {}).open;
-    return h('details', { class: 'links', open }, h('summary', null, t('host.links')),
-      linkRow(t, 'host.join_link', joinUrl), linkRow(t, 'host.screen_link', `${base}/#screen=${code}`), controlLink(t, v),
-      h('p', { class: 'muted small' }, t('host.rules_summary', { preset: t('preset.' + (v.rules.preset || 'custom')) })));
+    return h('details', { class: 'links', open: unfolded('details.links') }, h('summary', null, t('host.links')),
+      linkRow(t, 'host.join_link', joinUrl), linkRow(t, 'host.screen_link', screenLink()), controlLink(t, v),
+      h('p', { class: 'muted small' }, t('host.rules_summary', { preset: rulesName(t, book, v.rules) })));
   }
 
   // controlLink is the link that runs the game (its token in the fragment),
@@ -411,6 +608,7 @@ export function hostScreen(app, code, token) {
       session.stop();
       clearInterval(signals);
       document.removeEventListener('pointerdown', wakeAudio);
+      document.removeEventListener('pointerup', letGoCards);
       document.documentElement.classList.remove('screen-mode');
     },
     rerender: render,

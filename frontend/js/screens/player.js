@@ -7,7 +7,7 @@ import { buzz, wakeCard } from '../device.js';
 import { roleKey, sheriffVariant } from '../i18n.js';
 import { playerIndex, playerLabel, lastVote, voteLines, seatsDrawn } from '../story.js';
 import {
-  topbar, timer, closingLine, phaseTitle, seatList, storyList, rolesList, targetButtons, noticeBox, stepData, morningCard, seatingCard, nextLine, ICON,
+  topbar, timer, closingLine, phaseTitle, phaseKey, seatList, storyList, rolesList, targetButtons, noticeBox, stepData, morningCard, seatingCard, nextLine, ICON,
 } from '../ui.js';
 
 // JOIN_ERRORS are the join page's messages for the API's refusals (docs/API.md).
@@ -17,14 +17,23 @@ const JOIN_ERRORS = {
   name_empty: 'err.name', name_too_long: 'err.name', name_invisible: 'err.name_invisible',
   name_invisible_chars: 'err.name_invisible_chars', name_invalid_encoding: 'err.name_invisible_chars',
   name_marks: 'err.name_marks', name_lookalike: 'err.name_lookalike', name_reserved: 'err.name_reserved',
+  seat_key_invalid: 'err.seat_key_invalid', seat_key_expired: 'err.seat_key_expired',
 };
 
-export function playerScreen(app, code) {
+// SEAT_KEY_ERRORS are the messages of a seat key refused: the join page has no
+// seat for this phone then, in whatever phase, and says so.
+const SEAT_KEY_ERRORS = new Set(['err.seat_key_invalid', 'err.seat_key_expired']);
+
+// playerScreen is the phone of game code. seatKey, when the page was opened by
+// a host's link that moves a seat to this phone, takes that seat.
+export function playerScreen(app, code, seatKey) {
   let session = null;
   let publicView = null;
   let joinError = null;
   let joining = false;
   let looked = false; // the game has been looked up: no seat is offered before
+  let lost = false; // this phone's seat moved to another phone mid-game
+  let taking = false; // a seat key is on its way
   // pendingJoin is a join that got no answer ({name, joinId}): sent again with
   // the same id, it gets the seat it may have taken rather than a second one.
   let pendingJoin = null;
@@ -42,8 +51,38 @@ export function playerScreen(app, code) {
   document.addEventListener('pointerup', letGo);
 
   const stored = api.seat.get(code);
-  if (stored && stored.token) startSession(stored);
+  if (seatKey) takeSeat(seatKey);
+  else if (stored && stored.token) startSession(stored);
   else showJoin();
+
+  // takeSeat takes the seat a host's link moved to this phone (docs/API.md,
+  // "A seat on a new device"): it comes with its card, and this phone's seat in
+  // the game, if it had one, gives way to it. A key refused says why.
+  async function takeSeat(key) {
+    taking = true;
+    renderTaking();
+    const res = await api.takeSeat(code, key, api.newId());
+    taking = false;
+    if (res.status === 201 && res.body && res.body.game) {
+      const mine = (res.body.game.players || []).find((p) => p.id === res.body.playerId);
+      seated({ playerId: res.body.playerId, token: res.body.token, name: mine ? mine.name : '' }, res.body.game);
+      return;
+    }
+    const c = api.errorCode(res);
+    showJoin(JOIN_ERRORS[c] || (res.status === 404 ? 'err.not_found' : res.status === 0 ? 'err.network' : 'err.generic'));
+  }
+
+  function renderTaking() {
+    replace(app.root, topbar(app.t, { code, lang: app.lang, onLang: (l) => { app.setLang(l); renderTaking(); } }),
+      h('main', { class: 'phone' }, h('p', { class: 'loading', role: 'status' }, app.t('seat.taking'))));
+  }
+
+  // seated keeps the seat this phone took, and plays it from its first view.
+  function seated(s, firstView) {
+    api.seat.set(code, s);
+    api.prefs.setLast({ code, kind: 'player' });
+    startSession(s, firstView);
+  }
 
   function showJoin(errKey, params) {
     joinError = errKey ? { key: errKey, params } : null;
@@ -67,7 +106,6 @@ export function playerScreen(app, code) {
       replace(app.root, topbar(t, { code, lang: app.lang, onLang: (l) => { app.setLang(l); renderJoin(); } }), h('main', { class: 'phone' }, end));
       return;
     }
-    const locked = publicView && publicView.phase && publicView.phase.locked;
     const input = h('input', {
       id: 'name', name: 'name', type: 'text', maxlength: '24', required: true, autocomplete: 'nickname',
       autocapitalize: 'words', enterkeyhint: 'go', dataset: { focus: 'name' }, value: app.draftName || '',
@@ -88,10 +126,7 @@ export function playerScreen(app, code) {
         joining = false;
         if (res.status === 201 || res.status === 200) {
           pendingJoin = null;
-          const s = { playerId: res.body.playerId, token: res.body.token, name };
-          api.seat.set(code, s);
-          api.prefs.setLast({ code, kind: 'player' });
-          startSession(s, res.body.game);
+          seated({ playerId: res.body.playerId, token: res.body.token, name }, res.body.game);
           return;
         }
         if (res.status !== 0 && res.status < 500) pendingJoin = null; // refused: no seat was taken
@@ -103,7 +138,6 @@ export function playerScreen(app, code) {
     publicView ? h('p', { class: 'muted chips' }, h('span', null, t('preset.' + ((publicView.rules && publicView.rules.preset) || 'custom'))),
       h('span', null, t('host.count', { count: (publicView.players || []).length }))) : null,
     joinError ? h('p', { class: 'error', role: 'alert', dataset: { error: joinError.key } }, t(joinError.key, joinError.params || {})) : null,
-    !joinError && locked ? h('p', { class: 'error', role: 'alert', dataset: { error: 'err.locked' } }, t('err.locked')) : null,
     h('label', { for: 'name', class: 'field-label' }, t('join.name')),
     input,
     h('button', { type: 'submit', class: 'primary big', disabled: joining }, joining ? t('join.joining') : t('join.button')),
@@ -118,7 +152,8 @@ export function playerScreen(app, code) {
   }
 
   // deadEnd explains a join link that leads nowhere, and offers the ways on: a
-  // game that does not exist (a mistyped code), one already under way (watch
+  // game that does not exist (a mistyped code), a seat that moved to another
+  // phone or a seat key refused (watch the game), one already under way (watch
   // it), one that is over (see how it ended, or join the table's next game).
   // It is null while a seat can be taken.
   function deadEnd() {
@@ -131,8 +166,19 @@ export function playerScreen(app, code) {
         h('a', { class: 'button primary', href: '/' }, t('end.other_code')));
     }
     const p = publicView && publicView.phase;
-    if (!p || (p.name === 'lobby' && !p.closing)) return null;
-    const watch = (key) => h('a', { class: 'button primary', href: '/#screen=' + code }, t(key));
+    if (!p) return null;
+    const watch = (key, cls = 'primary') => h('a', { class: ['button', cls], href: '/#screen=' + code }, t(key));
+    if (lost) return card('lost', t('end.lost'), t('end.lost.help', { code }), watch('end.watch'), home);
+    if (joinError && SEAT_KEY_ERRORS.has(joinError.key)) return card('seat_key', t('end.seat_key'), t(joinError.key), watch('end.watch'), home);
+    if (p.name === 'lobby' && !p.closing) {
+      // A table that takes nobody says so before it asks for a name; a seat
+      // may come free (a player leaves, the host opens the table), so it
+      // offers to look again.
+      const again = h('button', { type: 'button', class: 'primary', dataset: { action: 'look_again' }, onclick: () => showJoin() }, t('end.look_again'));
+      if (p.locked) return card('locked', t('end.locked'), t('end.locked.help'), again, watch('end.watch_lobby', 'secondary'), home);
+      if (p.full) return card('full', t('end.full'), t('end.full.help'), again, watch('end.watch_lobby', 'secondary'), home);
+      return null;
+    }
     if (p.name === 'game_over') {
       const next = publicView.next;
       return card('over', t('end.over'), next ? t('end.over.next', { code: next }) : t('end.over.help'),
@@ -158,10 +204,16 @@ export function playerScreen(app, code) {
           wakeUp(prev, v);
         }
         render();
+        // A new phase brings the page back to its top, where its title is.
+        if (why === 'view' && prev && phaseKey(prev) !== phaseKey(sess.view)) window.scrollTo(0, 0);
       },
       onFatal: (status) => {
         session.stop();
         if (status === 401 || status === 403) {
+          // Past the lobby a token stops only when its seat moves to
+          // another phone (kicks, bans and leaving are the lobby's).
+          const p = session.view && session.view.phase;
+          lost = !!p && (p.name !== 'lobby' || !!p.closing);
           api.seat.clear(code);
           session = null;
           showJoin('err.token', { code });
@@ -238,10 +290,17 @@ export function playerScreen(app, code) {
     if (v.phase.name !== 'lobby' && v.phase.name !== 'game_over' && me.role) body.push(roleCard(t, v, me));
     replace(app.root,
       topbar(t, { code, who, session, lang: app.lang, onLang: (l) => { app.setLang(l); render(); } }),
-      h('main', { class: ['phone', 'phase-' + v.phase.name, session.busy && 'busy'], 'aria-busy': session.busy ? 'true' : 'false', dataset: stepData(v) }, body));
+      h('main', { class: ['phone', 'phase-' + v.phase.name, picking(v, me) && 'fit', session.busy && 'busy'], 'aria-busy': session.busy ? 'true' : 'false', dataset: stepData(v) }, body));
     session.tick(); // the new timers show the time at once, not at the next tick
   }
 
+  // picking: the page is a pick to confirm, the night's tap or a vote, which
+  // fits one screen (main.fit in app.css): the seats, and Confirm in view.
+  function picking(v, me) {
+    const p = v.phase;
+    if (!me.alive || p.closing || p.resuming) return false;
+    return (p.name === 'night' && (v.actions || []).length > 0) || (p.name === 'vote' && !!has(v, 'vote'));
+  }
 
   function phaseBody(t, v, me, idx) {
     const P = (id) => playerLabel(t, idx, id);
@@ -259,7 +318,8 @@ export function playerScreen(app, code) {
     // drawn by lot. Both are public: the same on every phone (at night without
     // the phone's own seat, so that every night page is the same).
     out.push(morningCard(t, v));
-    if (seatsDrawn(v)) out.push(seatingCard(t, v, { me: name === 'night' ? undefined : me.id }));
+    const pick = picking(v, me);
+    if (seatsDrawn(v) && !pick) out.push(seatingCard(t, v, { me: name === 'night' ? undefined : me.id }));
     if (!me.alive && !speakingNow && step !== 'closing') {
       out.push(h('section', { class: 'card dead', dataset: { screen: 'dead' } },
         h('h2', null, ICON.dead + ' ' + t('dead.title')),
@@ -292,7 +352,8 @@ export function playerScreen(app, code) {
       default:
         break;
     }
-    if (name !== 'night') {
+    // A pick shows its seats itself, and nothing below its Confirm.
+    if (name !== 'night' && !pick) {
       out.push(lastVoteBox(t, v, idx));
       out.push(seatList(t, v, { me: me.id, compact: true, roles: 'public' }));
     }
@@ -331,7 +392,9 @@ export function playerScreen(app, code) {
       me.team ? h('p', { class: 'big-line' }, won ? '★ ' + t('over.you_won') : t('over.you_lost')) : null),
     h('section', { class: 'card' }, h('h2', null, t('over.roles')), rolesList(t, v)),
     h('section', { class: 'card' }, h('h2', null, t('over.story')), storyList(t, v)),
-    h('a', { class: 'button secondary', href: '/' }, t('over.new'))];
+    h('div', { class: 'ways' },
+      h('a', { class: 'button primary', href: '/#protocol=' + code, dataset: { action: 'protocol' } }, '▤ ' + t('proto.open')),
+      h('a', { class: 'button secondary', href: '/' }, t('over.new')))];
   }
 
   // night: one screen for every living player, whatever their card: the same
@@ -348,23 +411,50 @@ export function playerScreen(app, code) {
         h('p', { class: 'muted' }, t('phase.pending', { count: v.phase.pending || 0 })));
       return sec;
     }
-    const key = nightKey(v);
-    const picked = app.nightPick && app.nightPick.key === key ? app.nightPick.id : null;
-    const pick = (id) => { app.nightPick = { key, id }; render(); };
+    const key = 'night:' + nightKey(v);
+    const picked = pickOf(key);
     const seats = v.players.filter((p) => p.alive).map((p) => p.id);
-    const grid = targetButtons(t, v, seats, pick, { disabled: session.busy, focus: 'night', me: me.id, picked });
-    grid.append(h('button', {
-      type: 'button', class: ['target', 'nobody', picked === '' && 'picked'], disabled: session.busy,
-      'aria-pressed': picked === '' ? 'true' : 'false', dataset: { target: '', focus: 'night:nobody' }, onclick: () => pick(''),
-    }, h('span', { class: 'target-seat', 'aria-hidden': 'true' }, '–'), h('span', { class: 'target-name' }, t('night.nobody'))));
-    sec.append(h('h2', { class: 'task-title' }, t('night.prompt')), grid,
+    sec.classList.add('fit-card');
+    // Seats drawn by lot are told in a line: the grid shows them in their new
+    // order, the viewer's own marked, and the page stays one screen.
+    if (seatsDrawn(v)) sec.append(h('p', { class: 'seating-line', dataset: { screen: 'seating' } }, '⚄ ' + t('seats.below')));
+    sec.append(h('p', { class: 'task-title' }, t('night.prompt')),
+      pickGrid(t, v, seats, key, { focus: 'night', me: me.id, none: 'night.nobody' }),
       h('p', { class: 'picked-line', role: 'status' }, picked === null ? t('night.pick') : picked ? t('night.picked', { target: P(picked) }) : t('night.picked_nobody')),
-      h('button', {
-        type: 'button', class: 'primary big', disabled: session.busy || picked === null, dataset: { action: 'confirm' },
-        onclick: () => act(nightAction(v, picked)),
-      }, t('night.confirm')),
-      h('p', { class: 'muted small' }, t('phase.pending', { count: v.phase.pending || 0 })));
+      confirmButton(t, picked, () => act(nightAction(v, picked))));
     return sec;
+  }
+
+  // pickOf is the seat picked, not yet confirmed, in the pick named key ("" for
+  // nobody), or null before a pick. A pick is forgotten when the next opens.
+  function pickOf(key) {
+    return app.pick && app.pick.key === key ? app.pick.id : null;
+  }
+
+  // pickGrid is a pick to confirm, in the compact grid that keeps the night's
+  // and the vote's page on one screen: a button per seat in targets and one for
+  // none (opts.none, the key of its words: nobody tonight, an abstention),
+  // the picked one pressed. opts: {focus, me, previous, none}.
+  function pickGrid(t, v, targets, key, { focus, me, previous, none }) {
+    const picked = pickOf(key);
+    const pick = (id) => { app.pick = { key, id }; render(); };
+    const grid = targetButtons(t, v, targets, pick, { disabled: session.busy, focus, me, picked, previous, compact: true });
+    if (none) {
+      grid.append(h('button', {
+        type: 'button', class: ['target', 'nobody', picked === '' && 'picked', previous === '' && 'previous'], disabled: session.busy,
+        'aria-pressed': picked === '' ? 'true' : 'false', dataset: { target: '', focus: focus + ':nobody' }, onclick: () => pick(''),
+      }, h('span', { class: 'target-seat', 'aria-hidden': 'true' }, '–'), h('span', { class: 'target-name' }, t(none))));
+    }
+    return grid;
+  }
+
+  // confirmButton sends a pick once it is made, and forgets it: a vote taken
+  // back to be cast again starts from no pick (its last choice marked).
+  function confirmButton(t, picked, onConfirm) {
+    return h('button', {
+      type: 'button', class: 'primary big confirm', disabled: session.busy || picked === null, dataset: { action: 'confirm' },
+      onclick: () => { app.pick = null; onConfirm(); },
+    }, t('night.confirm'));
   }
 
   // nightKey names one wake of one night, so that a pick is forgotten when the
@@ -520,10 +610,11 @@ export function playerScreen(app, code) {
     return `${v.phase.day}:${v.phase.name}:${(v.phase.candidates || []).join(',')}:${v.events.length}`;
   }
 
-  // votePanel: the candidates to vote against, the player's own seat marked;
-  // once voted, the vote as the server has it (you.vote) and, where the rules let
-  // a vote change, the way to take it back. A vote taken back marks the choice
-  // it was, so a slip is easy to see.
+  // votePanel: the candidates to vote against, the player's own seat marked,
+  // picked and then confirmed, as at night, so that a slip of the finger is
+  // not a vote; once voted, the vote as the server has it (you.vote) and,
+  // where the rules let a vote change, the way to take it back. A vote taken
+  // back marks the choice it was, so a slip is easy to see.
   function votePanel(t, v, me, P) {
     const opt = has(v, 'vote');
     const sec = h('section', { class: 'card vote', dataset: { screen: 'vote' } });
@@ -531,18 +622,20 @@ export function playerScreen(app, code) {
     if (me.vote) session.local.vote = { key, target: me.vote.target || '' };
     const before = session.local.vote && session.local.vote.key === key ? session.local.vote.target : undefined;
     if (opt) {
+      const pickKey = 'vote:' + key;
+      const picked = pickOf(pickKey);
+      const cast = () => {
+        session.local.vote = { key, target: picked };
+        act(picked ? { type: 'vote', target: picked } : { type: 'vote' });
+      };
+      sec.classList.add('fit-card');
       if (!me.alive) sec.append(h('p', null, t('vote.half')));
       if (v.phase.extended) sec.append(h('p', { class: 'reason' }, t('vote.extended')));
       sec.append(h('h2', null, t('vote.prompt')),
-        targetButtons(t, v, opt.targets, (id) => { session.local.vote = { key, target: id }; act({ type: 'vote', target: id }); },
-          { disabled: session.busy, focus: 'vote', me: me.id, previous: before || undefined }));
-      if (opt.abstain) {
-        sec.append(h('button', {
-          type: 'button', class: ['secondary', 'wide', before === '' && 'previous'], disabled: session.busy, dataset: { action: 'abstain' },
-          onclick: () => { session.local.vote = { key, target: '' }; act({ type: 'vote' }); },
-        }, t('vote.abstain')));
-      }
-      sec.append(h('p', { class: 'muted small' }, t(v.rules.voteChange && v.phase.reason !== 'half' ? 'vote.change.help' : 'vote.final.help')));
+        pickGrid(t, v, opt.targets, pickKey, { focus: 'vote', me: me.id, previous: before, none: opt.abstain ? 'vote.abstain' : null }),
+        h('p', { class: 'picked-line', role: 'status' }, picked === null ? t('vote.pick') : picked ? t('vote.picked', { target: P(picked) }) : t('vote.picked_abstain')),
+        confirmButton(t, picked, cast),
+        h('p', { class: 'muted small' }, t(v.rules.voteChange && v.phase.reason !== 'half' ? 'vote.change.help' : 'vote.final.help')));
     } else if (v.phase.reason === 'half') {
       // R-CLASSIC-10: the living have voted; last night's victim decides.
       sec.append(h('p', { class: 'big-line' }, t('vote.half_wait')));
@@ -683,6 +776,7 @@ export function playerScreen(app, code) {
     },
     rerender() {
       if (session) render();
+      else if (taking) renderTaking();
       else renderJoin();
     },
   };

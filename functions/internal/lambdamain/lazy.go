@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"citysleeps/shared/httpapi"
+	"citysleeps/shared/protocol"
 	"citysleeps/shared/rules"
 	"citysleeps/shared/service"
 )
@@ -58,20 +59,20 @@ func (l *lazy) Join(ctx context.Context, code string, req service.JoinRequest) (
 	return s.Join(ctx, code, req)
 }
 
-func (l *lazy) Read(ctx context.Context, code, token string) (rules.View, error) {
+func (l *lazy) ReadTable(ctx context.Context, code, token string) (service.Table, error) {
 	s, err := l.get(ctx)
 	if err != nil {
-		return rules.View{}, err
+		return service.Table{}, err
 	}
-	return s.Read(ctx, code, token)
+	return s.ReadTable(ctx, code, token)
 }
 
-func (l *lazy) Act(ctx context.Context, code, token string, a rules.Action) (rules.View, error) {
+func (l *lazy) ActTable(ctx context.Context, code, token string, a rules.Action) (service.Table, error) {
 	s, err := l.get(ctx)
 	if err != nil {
-		return rules.View{}, err
+		return service.Table{}, err
 	}
-	return s.Act(ctx, code, token, a)
+	return s.ActTable(ctx, code, token, a)
 }
 
 func (l *lazy) Again(ctx context.Context, code, token string) (service.Created, error) {
@@ -80,6 +81,14 @@ func (l *lazy) Again(ctx context.Context, code, token string) (service.Created, 
 		return service.Created{}, err
 	}
 	return s.Again(ctx, code, token)
+}
+
+func (l *lazy) Protocol(ctx context.Context, code, token string) (protocol.Protocol, error) {
+	s, err := l.get(ctx)
+	if err != nil {
+		return protocol.Protocol{}, err
+	}
+	return s.Protocol(ctx, code, token)
 }
 
 func (l *lazy) Revision(ctx context.Context, code, token string) (service.Revision, error) {

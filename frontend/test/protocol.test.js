@@ -1,0 +1,55 @@
+// The protocol's page, told from the example of docs/PROTOCOL.md.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { makeT } from '../js/i18n.js';
+import { seatRows, course, winnerLine, file } from '../js/protocol.js';
+
+const doc = readFileSync(new URL('../../docs/PROTOCOL.md', import.meta.url), 'utf8');
+const example = JSON.parse(doc.slice(doc.indexOf('```json\n') + 8, doc.lastIndexOf('```')));
+example.rules = { preset: 'sport' };
+
+const en = makeT('en');
+
+test('the seats: card, fouls, and how and when each player left, with the rule', () => {
+  const rows = seatRows(en, example);
+  assert.equal(rows.length, 10);
+  assert.deepEqual([rows[0].role, rows[0].team, rows[0].left], ['Don', 'mafia', null]);
+  assert.deepEqual(rows[2].fouls, ['⚠1 “honestly” or “I swear”']);
+  assert.deepEqual(rows[4].left, { text: 'Day 1: the all-leave vote', rule: 'R-SPORT-07' }, 'R-SPORT-07: the car crash sends both away');
+  assert.deepEqual(rows[1].left, null);
+  assert.deepEqual(rows[6].left, { text: 'Night 2: the mafia’s shot', rule: 'R-SPORT-10' });
+  assert.deepEqual(rows[7].left, { text: 'Day 2: removed by the host: peeking at night', rule: 'R-SPORT-16' });
+});
+
+test('the course: nights and days in order, every shot, check and ballot', () => {
+  const { sections, marks } = course(en, example);
+  assert.deepEqual(sections.map((s) => s.title), ['Night 1', 'Day 1', 'Night 2', 'Day 2']);
+  const rows = (i) => Object.fromEntries(sections[i].rows.map((r) => [r.label, r.items.map((x) => x.text)]));
+  assert.deepEqual(sections[0].rows, [], 'R-SPORT-02: the meeting night has nothing to tell');
+  assert.deepEqual(rows(2), {
+    Shots: ['1 → 7', '2 → 7', '3 → 7'],
+    Checks: ['4 → 1: black', '1 → 4: the Sheriff'],
+    Out: ['7: the mafia’s shot'],
+  });
+  const day = rows(1);
+  assert.deepEqual(day.Nominations, ['1 → 5', '2 → 6']);
+  assert.deepEqual(day['Vote 1'], ['6 ← 1, 2, 3, 9, 10*', '5 ← 4, 5, 6, 7, 8', 'tie: 5, 6']);
+  assert.deepEqual(day['All leave?'], ['yes: 1, 2, 3, 4, 5, 6', 'no: 7, 8, 9, 10']);
+  assert.equal(sections[1].rows.find((r) => r.label === 'Out').items[0].rule, 'R-SPORT-07');
+  assert.deepEqual(marks, { missing: true, half: false }, 'R-SPORT-05: a missing vote is marked');
+});
+
+test('the winner and the rule, in the game’s language', () => {
+  assert.deepEqual(winnerLine(en, example), { text: 'The mafia wins!', rule: 'R-SPORT-14' });
+  assert.equal(winnerLine(en, { ...example, winner: undefined }), null);
+  const ru = makeT('ru');
+  assert.equal(seatRows(ru, example)[6].left.text, 'Ночь 2: выстрел мафии');
+  assert.deepEqual(course(ru, example).sections[2].rows[1].items.map((x) => x.text), ['4 → 1: чёрный', '1 → 4: шериф']);
+});
+
+test('the download is the protocol itself, named after the room code', () => {
+  const f = file(example);
+  assert.equal(f.name, 'K7QX2M.json');
+  assert.deepEqual(JSON.parse(f.text), example);
+});

@@ -1,0 +1,283 @@
+package service_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"citysleeps/shared/rules"
+	"citysleeps/shared/service"
+	"citysleeps/shared/service/servicetest"
+)
+
+// reseat opens a link that moves seat id to another device, as the host, and
+// returns the host's answer.
+func reseat(t *testing.T, svc *service.Service, g servicetest.Game, id string) rules.View {
+	t.Helper()
+	v := servicetest.MustAct(t, svc, g.Code, g.Host, rules.Action{ID: servicetest.ActionID(), Type: rules.ActReseat, Target: id})
+	if v.Reseat == nil || v.Reseat.Target != id || len(v.Reseat.Key) < 22 {
+		t.Fatalf("the answer to reseat %s: link %+v", id, v.Reseat)
+	}
+	return v
+}
+
+// onlookers are the views of everyone but seat id: the shared screen ("") and
+// every other seat, by token.
+func onlookers(t *testing.T, svc *service.Service, g servicetest.Game, id string) map[string]rules.View {
+	t.Helper()
+	out := map[string]rules.View{"": servicetest.MustRead(t, svc, g.Code, "")}
+	for _, p := range g.Players {
+		if p.ID != id {
+			out[p.Token] = servicetest.MustRead(t, svc, g.Code, p.Token)
+		}
+	}
+	return out
+}
+
+// sawOnlyTheMove fails unless every view in after is the one in before but for
+// the version (and its tick) and the story, which tells the move of seat id
+// at its end and nothing else new.
+func sawOnlyTheMove(t *testing.T, before, after map[string]rules.View, id string) {
+	t.Helper()
+	for who, b := range before {
+		a := after[who]
+		told := a.Events[len(a.Events)-1]
+		want := slices.DeleteFunc(slices.Clone(b.Events), func(e rules.Event) bool { return e.Type == rules.EvMoved && e.Target == id })
+		if told.Type != rules.EvMoved || told.Target != id || told.To != rules.ToAll || !reflect.DeepEqual(a.Events[:len(a.Events)-1], want) {
+			t.Errorf("viewer %.6s: the story went from %+v to %+v", who, b.Events, a.Events)
+		}
+		b.Version, a.Version, b.Tick, a.Tick, b.Events, a.Events = 0, 0, 0, 0, nil, nil
+		if !reflect.DeepEqual(a, b) {
+			t.Errorf("viewer %.6s: the move changed the view\nbefore %+v\nafter  %+v", who, b, a)
+		}
+	}
+}
+
+// holds fails if any of the views, as JSON, holds the secret.
+func holds(t *testing.T, secret string, views map[string]rules.View) {
+	t.Helper()
+	for who, v := range views {
+		data, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bytes.Contains(data, []byte(secret)) {
+			t.Errorf("viewer %.6s sees the seat key", who)
+		}
+	}
+}
+
+// TestReseat: in either way of moderating, mid-night with choices made, the
+// host moves seat 4 to another phone: the key is in the host's answer alone
+// (not in any other view, not in the host's next read, not in the stored
+// game), the new phone gets seat 4 with its card, its checks and its
+// actions, the old token is refused, the key works once, and nobody else
+// sees anything but one line of the story.
+func TestReseat(t *testing.T) {
+	for _, mod := range []string{rules.ModeratorApp, rules.ModeratorHost} {
+		t.Run(mod, func(t *testing.T) {
+			f := newFixture(t)
+			g := servicetest.NewGame(t, f.svc, service.CreateRequest{Preset: "sport", Moderator: mod}, 10)
+			g.Start(t, f.svc)
+			servicetest.PlayUntil(t, f.svc, g, func(v rules.View) bool {
+				return v.Phase.Name == rules.PhaseNight && v.Phase.Night == 2 && v.Phase.Pending < 8
+			})
+			seat := g.Players[3]
+			card := servicetest.MustRead(t, f.svc, g.Code, seat.Token)
+			before := onlookers(t, f.svc, g, seat.ID)
+
+			link := reseat(t, f.svc, g, seat.ID).Reseat
+			host := servicetest.MustRead(t, f.svc, g.Code, g.Host)
+			if host.Reseat != nil || !slices.Equal(host.Moving, []string{seat.ID}) {
+				t.Errorf("the host's next read: link %+v, moving %v", host.Reseat, host.Moving)
+			}
+			if want := f.clk.Now().Add(10 * time.Minute).Truncate(time.Second); !link.ExpiresAt.Equal(want) {
+				t.Errorf("the link ends at %v, want %v", link.ExpiresAt, want)
+			}
+			views := onlookers(t, f.svc, g, seat.ID)
+			views[g.Host], views[seat.Token] = host, servicetest.MustRead(t, f.svc, g.Code, seat.Token)
+			holds(t, link.Key, views)
+			if data, _ := service.StoredJSON(f.item(t, g.Code).State); bytes.Contains(data, []byte(link.Key)) {
+				t.Error("the stored game holds the seat key")
+			}
+
+			j, err := f.svc.Join(ctx, g.Code, service.JoinRequest{SeatKey: link.Key})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if j.PlayerID != seat.ID || j.Token == seat.Token || j.Game.You == nil || !reflect.DeepEqual(*j.Game.You, *card.You) {
+				t.Fatalf("the new phone got %s, you %+v; want %s, %+v", j.PlayerID, j.Game.You, seat.ID, card.You)
+			}
+			now := servicetest.MustRead(t, f.svc, g.Code, j.Token)
+			if !reflect.DeepEqual(now.Actions, card.Actions) || !reflect.DeepEqual(now.Players, card.Players) {
+				t.Errorf("the new phone may %+v, sees %+v; the old one could %+v, saw %+v", now.Actions, now.Players, card.Actions, card.Players)
+			}
+			_, err = f.svc.Read(ctx, g.Code, seat.Token)
+			wantErr(t, "the old phone's read", err, service.ErrUnauthorized)
+			_, err = f.svc.Act(ctx, g.Code, seat.Token, act(rules.ActSleep))
+			wantErr(t, "the old phone's action", err, service.ErrUnauthorized)
+			sawOnlyTheMove(t, before, onlookers(t, f.svc, g, seat.ID), seat.ID)
+			if host := servicetest.MustRead(t, f.svc, g.Code, g.Host); len(host.Moving) != 0 {
+				t.Errorf("the link stays open after its use: %v", host.Moving)
+			}
+
+			refusedKey(t, f, g.Code, service.JoinRequest{SeatKey: link.Key}, service.CodeSeatKeyInvalid)
+		})
+	}
+}
+
+// refusedKey fails unless the join is refused with a 403 and the code, and
+// leaves the stored game as it was.
+func refusedKey(t *testing.T, f fixture, code string, req service.JoinRequest, want string) {
+	t.Helper()
+	before := f.item(t, code)
+	_, err := f.svc.Join(ctx, code, req)
+	if e := service.As(err); !errors.Is(err, service.ErrForbidden) || e.Code != want || e.Message == "" {
+		t.Errorf("join with %+v: %v (code %q), want %s", req, err, e.Code, want)
+	}
+	if after := f.item(t, code); after.Version != before.Version || !bytes.Equal(after.State, before.State) {
+		t.Errorf("the refused join changed the game: version %d → %d", before.Version, after.Version)
+	}
+}
+
+// TestSeatKeyRefusals: a key that is forged, malformed, another game's,
+// replaced by a newer link, pushed out by newer links of other seats, or whose
+// time is up, is refused with a clear 403 and changes nothing; a seat key
+// with a name is a 400; a player may not reseat.
+func TestSeatKeyRefusals(t *testing.T) {
+	f := newFixture(t)
+	g := servicetest.NewGame(t, f.svc, service.CreateRequest{Preset: "classic"}, 7)
+	g.Start(t, f.svc)
+	other := servicetest.NewGame(t, f.svc, service.CreateRequest{Preset: "classic"}, 5)
+	otherKey := reseat(t, f.svc, other, "p1").Reseat.Key
+
+	// Links a second apart: p2's, the oldest, goes when a fifth seat's
+	// opens; p1's first goes when p1 gets a newer one.
+	link := func(id string) string {
+		f.clk.Add(time.Second)
+		return reseat(t, f.svc, g, id).Reseat.Key
+	}
+	oldest, replaced := link("p2"), link("p1")
+	link("p3")
+	link("p4")
+	link("p5")
+	newer := link("p1")
+	if host := servicetest.MustRead(t, f.svc, g.Code, g.Host); !slices.Equal(host.Moving, []string{"p1", "p3", "p4", "p5"}) {
+		t.Errorf("open links: %v", host.Moving)
+	}
+	for what, key := range map[string]string{
+		"forged": "AAAAAAAAAAAAAAAAAAAAAAAA", "malformed": "not a key", "too long": strings.Repeat("A", 300),
+		"another game's": otherKey, "replaced": replaced, "pushed out": oldest, "the host's token": g.Host,
+	} {
+		t.Run(what, func(t *testing.T) {
+			refusedKey(t, f, g.Code, service.JoinRequest{SeatKey: key}, service.CodeSeatKeyInvalid)
+		})
+	}
+
+	before := f.item(t, g.Code)
+	_, err := f.svc.Join(ctx, g.Code, service.JoinRequest{SeatKey: newer, Name: "Sub"})
+	wantErr(t, "a seat key with a name", err, service.ErrInvalid)
+	_, err = f.svc.Act(ctx, g.Code, g.Players[0].Token, rules.Action{ID: "r", Type: rules.ActReseat, Target: g.Players[0].ID})
+	wantErr(t, "a player's reseat", err, rules.ErrNotHost)
+	if after := f.item(t, g.Code); after.Version != before.Version {
+		t.Errorf("the refusals changed the game: version %d → %d", before.Version, after.Version)
+	}
+
+	f.clk.Add(10 * time.Minute)
+	refusedKey(t, f, g.Code, service.JoinRequest{SeatKey: newer}, service.CodeSeatKeyExpired)
+	if host := servicetest.MustRead(t, f.svc, g.Code, g.Host); len(host.Moving) != 0 {
+		t.Errorf("links past their time are open: %v", host.Moving)
+	}
+	if j, err := f.svc.Join(ctx, g.Code, service.JoinRequest{SeatKey: reseat(t, f.svc, g, "p1").Reseat.Key}); err != nil || j.PlayerID != "p1" {
+		t.Errorf("a new link after the old one's time: %+v, %v", j, err)
+	}
+}
+
+// TestSeatKeyJoinIsRetrySafe: a seat key's join sent again with its join id
+// (its answer was lost) gets the same seat and token, though the key is used.
+func TestSeatKeyJoinIsRetrySafe(t *testing.T) {
+	f := newFixture(t)
+	g := servicetest.NewGame(t, f.svc, service.CreateRequest{Preset: "classic"}, 5)
+	g.Start(t, f.svc)
+	req := service.JoinRequest{SeatKey: reseat(t, f.svc, g, "p2").Reseat.Key, JoinID: "retry-join-0123456789", Device: "new-phone-0123456789"}
+	first, err := f.svc.Join(ctx, g.Code, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	version := f.item(t, g.Code).Version
+	again, err := f.svc.Join(ctx, g.Code, req)
+	if err != nil || again.PlayerID != first.PlayerID || again.Token != first.Token {
+		t.Fatalf("sent again: %+v, %v; first %+v", again, err, first)
+	}
+	if f.item(t, g.Code).Version != version {
+		t.Error("the join sent again wrote the game")
+	}
+}
+
+// TestReseatReplayGivesNoKey: a reseat sent again with its id changes nothing
+// and shows no key (the game keeps only its hash); the first answer's key
+// still works.
+func TestReseatReplayGivesNoKey(t *testing.T) {
+	f := newFixture(t)
+	g := servicetest.NewGame(t, f.svc, service.CreateRequest{Preset: "classic"}, 5)
+	a := rules.Action{ID: "reseat-1", Type: rules.ActReseat, Target: "p3"}
+	first := servicetest.MustAct(t, f.svc, g.Code, g.Host, a)
+	again := servicetest.MustAct(t, f.svc, g.Code, g.Host, a)
+	if first.Reseat == nil || again.Reseat != nil || again.Version != first.Version || !slices.Equal(again.Moving, []string{"p3"}) {
+		t.Fatalf("first %+v (version %d), again %+v (version %d, moving %v)", first.Reseat, first.Version, again.Reseat, again.Version, again.Moving)
+	}
+	if j, err := f.svc.Join(ctx, g.Code, service.JoinRequest{SeatKey: first.Reseat.Key}); err != nil || j.PlayerID != "p3" {
+		t.Errorf("the first key: %+v, %v", j, err)
+	}
+}
+
+// TestReseatInTheLobby: a seat moved in the lobby takes the new phone's
+// device, so that the host's ban refuses that phone; a seat that leaves
+// takes its open link along, and the seat id given again is not moved by it.
+func TestReseatInTheLobby(t *testing.T) {
+	f := newFixture(t)
+	g := servicetest.NewGame(t, f.svc, service.CreateRequest{Preset: "classic"}, 3)
+	j, err := f.svc.Join(ctx, g.Code, service.JoinRequest{SeatKey: reseat(t, f.svc, g, "p2").Reseat.Key, Device: "new-phone-0123456789"})
+	if err != nil || j.PlayerID != "p2" || j.Game.Phase.Name != rules.PhaseLobby {
+		t.Fatalf("the move in the lobby: %+v, %v", j, err)
+	}
+	servicetest.MustAct(t, f.svc, g.Code, g.Host, rules.Action{ID: "ban", Type: rules.ActBan, Target: "p2"})
+	_, err = f.svc.Join(ctx, g.Code, service.JoinRequest{Name: "Back again", Device: "new-phone-0123456789"})
+	wantErr(t, "the moved seat's phone after the ban", err, rules.ErrBanned)
+
+	key := reseat(t, f.svc, g, "p3").Reseat.Key
+	servicetest.MustAct(t, f.svc, g.Code, g.Players[2].Token, act(rules.ActLeave))
+	if j, err := f.svc.Join(ctx, g.Code, service.JoinRequest{Name: "Newcomer"}); err != nil || j.PlayerID != "p2" {
+		t.Fatalf("a newcomer: %+v, %v", j, err)
+	}
+	if j, err := f.svc.Join(ctx, g.Code, service.JoinRequest{Name: "Another"}); err != nil || j.PlayerID != "p3" {
+		t.Fatalf("another newcomer: %+v, %v", j, err)
+	}
+	refusedKey(t, f, g.Code, service.JoinRequest{SeatKey: key}, service.CodeSeatKeyInvalid)
+}
+
+// TestMovedSeatPlaysAgain: the token a moved seat got holds in the table's
+// next game, like every other.
+func TestMovedSeatPlaysAgain(t *testing.T) {
+	f := newFixture(t)
+	g := servicetest.NewGame(t, f.svc, service.CreateRequest{Preset: "classic"}, 5)
+	g.Start(t, f.svc)
+	j, err := f.svc.Join(ctx, g.Code, service.JoinRequest{SeatKey: reseat(t, f.svc, g, "p5").Reseat.Key})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.Players[4].Token = j.Token
+	servicetest.PlayToEnd(t, f.svc, g)
+	next, err := f.svc.Again(ctx, g.Code, g.Host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := servicetest.MustRead(t, f.svc, next.Code, j.Token); v.You == nil || v.You.ID != "p5" {
+		t.Errorf("the moved seat in the next game: %+v", v.You)
+	}
+}
