@@ -74,10 +74,21 @@ export function winnerLine(t, p) {
 export function course(t, p) {
   const marks = { missing: false, half: false };
   const sections = [
-    ...(p.nights || []).map((n) => ({ at: n.at, kind: 'night', title: t('chapter.night', { night: n.night }), rows: nightRows(t, p, n) })),
-    ...(p.days || []).map((d) => ({ at: d.at, kind: 'day', title: t('chapter.day', { day: d.day }), rows: dayRows(t, p, d, marks) })),
+    ...(p.nights || []).map((n) => ({ at: n.at, kind: 'night', title: t('chapter.night', { night: n.night }),
+      rows: [...nightRows(t, p, n), ...corrections(t, p, (c) => c.night === n.night)] })),
+    ...(p.days || []).map((d) => ({ at: d.at, kind: 'day', title: t('chapter.day', { day: d.day }),
+      rows: [...dayRows(t, p, d, marks), ...corrections(t, p, (c) => c.day === d.day)] })),
   ].sort((a, b) => a.at - b.at);
   return { sections, marks };
+}
+
+// corrections are the row of the host's decisions taken back in one night or
+// day (those of p.corrections that in keeps), or none.
+function corrections(t, p, inside) {
+  const items = (p.corrections || []).filter(inside).map((c) => ({
+    text: t.has('host.correct.' + c.undid) ? t('host.correct.' + c.undid, { name: c.seat ? label(t, p, c.seat) : '' }) : c.undid,
+  }));
+  return items.length ? [{ label: t('proto.row.corrected'), items }] : [];
 }
 
 const label = (t, p, seat) => {

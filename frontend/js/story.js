@@ -98,6 +98,8 @@ export function eventText(ev, ctx) {
       // A lone Maniac read as the town's plays on the town's side (R-MANIAC-11).
       if (ev.result === 'mafia') return t('ev.maniac_side.mafia', params);
       return t(rules && rules.loneManiac === 'town' ? 'ev.maniac_side.town' : 'ev.maniac_side.alone', params);
+    case 'corrected':
+      return t(t.has('ev.corrected.' + ev.result) ? 'ev.corrected.' + ev.result : 'ev.corrected', params);
     case 'game_over':
       return t('winner.' + (['town', 'mafia', 'maniac'].includes(ev.result) ? ev.result : 'town'));
     case 'vote_result':

@@ -53,3 +53,17 @@ test('the download is the protocol itself, named after the room code', () => {
   assert.equal(f.name, 'K7QX2M.json');
   assert.deepEqual(JSON.parse(f.text), example);
 });
+
+test('the corrections: each decision taken back, in its day or night, in every language', () => {
+  const p = { ...example, corrections: [{ at: 30, day: 1, undid: 'warn', seat: 3 }, { at: 31, day: 1, undid: 'advance' }, { at: 90, night: 2, undid: 'pause' }] };
+  const { sections } = course(en, p);
+  const row = (title) => sections.find((s) => s.title === title).rows.find((r) => r.label === 'Corrected by the moderator');
+  assert.deepEqual(row('Day 1').items.map((x) => x.text), [`the warning to #3 ${p.seats[2].name}`, 'the last step forward']);
+  assert.deepEqual(row('Night 2').items.map((x) => x.text), ['the pause']);
+  assert.equal(row('Day 2'), undefined);
+  for (const lang of ['ru', 'uk', 'ro']) {
+    const t = makeT(lang);
+    const day = course(t, p).sections.find((s) => s.kind === 'day' && s.rows.some((r) => r.label === t('proto.row.corrected')));
+    assert.ok(day, lang + ': the corrections have a row');
+  }
+});

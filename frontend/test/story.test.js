@@ -31,6 +31,8 @@ const EVENTS = [
   { type: 'removed', target: 'p1', foul: 'words' }, { type: 'removed', target: 'p1', result: 'fouls', foul: 'speech' },
   { type: 'role', target: 'p2', role: 'don' }, { type: 'paused' }, { type: 'resumed' },
   { type: 'maniac_side', result: 'alone' }, { type: 'maniac_side', result: 'mafia' }, { type: 'moved', target: 'p2' },
+  ...['warn', 'remove'].map((result) => ({ type: 'corrected', result, target: 'p2' })),
+  ...['advance', 'pause', 'maniac_side'].map((result) => ({ type: 'corrected', result })),
   { type: 'game_over', result: 'town' }, { type: 'game_over', result: 'mafia' }, { type: 'game_over', result: 'maniac' },
 ];
 

@@ -113,6 +113,8 @@ func (b *builder) add(at int, e rules.Event) {
 			count, _ := strconv.Atoi(e.Result)
 			p.Fouls = append(p.Fouls, Foul{At: at, When: b.now, Count: count, Foul: e.Foul})
 		}
+	case rules.EvCorrected:
+		b.p.Corrections = append(b.p.Corrections, Correction{At: at, When: b.now, Undid: rules.ActionType(e.Result), Seat: b.seats[e.Target]})
 	case rules.EvManiacSide:
 		b.p.ManiacSide = &Side{At: at, Side: rules.ManiacSide(e.Result)}
 	case rules.EvGameOver:

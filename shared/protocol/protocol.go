@@ -35,6 +35,19 @@ type Protocol struct {
 	Seats      []Seat  `json:"seats"`
 	Nights     []Night `json:"nights"`
 	Days       []Day   `json:"days"`
+	// Corrections are the host's decisions taken back, in the order they
+	// were: the rest of the protocol is the game as it went on after them.
+	Corrections []Correction `json:"corrections,omitempty"`
+}
+
+// Correction is one decision the host took back (rules.ActCorrect): a
+// warning, a removal, a "next", a pause, the Maniac's side.
+type Correction struct {
+	At int `json:"at"`
+	When
+	Undid rules.ActionType `json:"undid"`
+	// Seat is the player the decision was about (a warning's, a removal's).
+	Seat int `json:"seat,omitempty"`
 }
 
 // When places a fact in the game: in night n (from nightfall to the day's first

@@ -297,3 +297,30 @@ func TestProtocolOfALongGame(t *testing.T) {
 		}
 	}
 }
+
+// TestCorrectionsInTheProtocol: a warning to the wrong seat and a removal of
+// the wrong seat, both taken back (rules.ActCorrect), leave no foul and no
+// departure in the protocol, which lists them as corrections, in order, in
+// day 1, each with the seat it was about.
+func TestCorrectionsInTheProtocol(t *testing.T) {
+	tb := newTable(t, rules.PresetSport, nil, rules.Don, rules.Mafia, rules.Mafia, rules.Sheriff)
+	tb.until(rules.PhaseDay)
+	tb.host(rules.Action{Type: rules.ActWarn, Target: seat(3), Foul: rules.FoulWords})
+	tb.host(rules.Action{Type: rules.ActCorrect})
+	tb.host(rules.Action{Type: rules.ActRemove, Target: seat(8), Foul: rules.FoulPeeking})
+	tb.host(rules.Action{Type: rules.ActCorrect})
+
+	p := protocol.Of(tb.s)
+	if len(p.Seats[2].Fouls) != 0 || p.Seats[7].Left != nil || !p.Seats[7].Alive {
+		t.Errorf("after the corrections: seat 3 %+v, seat 8 %+v", p.Seats[2], p.Seats[7])
+	}
+	var got []protocol.Correction
+	for _, c := range p.Corrections {
+		c.At = 0
+		got = append(got, c)
+	}
+	want(t, "corrections", got, []protocol.Correction{
+		{When: protocol.When{Day: 1}, Undid: rules.ActWarn, Seat: 3},
+		{When: protocol.When{Day: 1}, Undid: rules.ActRemove, Seat: 8},
+	})
+}

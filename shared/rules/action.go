@@ -16,10 +16,11 @@ const (
 	ActWarn       ActionType = "warn"
 	ActRemove     ActionType = "remove"
 	ActManiacSide ActionType = "maniac_side"
-	ActLock       ActionType = "lock"   // close the lobby to new players
-	ActUnlock     ActionType = "unlock" // open it again
-	ActBan        ActionType = "ban"    // remove a player from the lobby and refuse their device
-	ActReseat     ActionType = "reseat" // move a seat to another device: the service gives a one-time link (Move)
+	ActLock       ActionType = "lock"    // close the lobby to new players
+	ActUnlock     ActionType = "unlock"  // open it again
+	ActBan        ActionType = "ban"     // remove a player from the lobby and refuse their device
+	ActReseat     ActionType = "reseat"  // move a seat to another device: the service gives a one-time link (Move)
+	ActCorrect    ActionType = "correct" // take the host's latest decision back (correct.go)
 	// Any player.
 	ActLeave     ActionType = "leave"
 	ActSleep     ActionType = "sleep"
@@ -44,7 +45,7 @@ const (
 var hostActions = map[ActionType]bool{
 	ActStart: true, ActKick: true, ActSeat: true, ActConfigure: true, ActAdvance: true,
 	ActPause: true, ActResume: true, ActWarn: true, ActRemove: true, ActManiacSide: true,
-	ActLock: true, ActUnlock: true, ActBan: true, ActReseat: true,
+	ActLock: true, ActUnlock: true, ActBan: true, ActReseat: true, ActCorrect: true,
 }
 
 // playerActions are the types a seated player may send.

@@ -89,6 +89,7 @@ func Apply(s State, actor Actor, a Action, now time.Time) (State, error) {
 		return s, ErrGameOver
 	}
 	n = n.clone()
+	n.decided(actor, a, now)
 	if err := n.do(actor, a, now); err != nil {
 		return s, err
 	}
@@ -188,6 +189,9 @@ func inTargets(o Option, target string) error {
 
 // diagnose explains why a known action is not legal for p now.
 func (s *State) diagnose(p *Player, a Action) error {
+	if a.Type == ActCorrect {
+		return errNoCorrection
+	}
 	if p == nil {
 		if s.Phase.Paused > 0 && a.Type != ActResume {
 			return ErrPaused
@@ -263,6 +267,8 @@ func (s *State) do(actor Actor, a Action, now time.Time) error {
 		s.reseat(a.Target, a.Seat)
 	case ActConfigure:
 		s.Rules = *a.Options
+	case ActCorrect:
+		s.correct(now)
 	case ActManiacSide:
 		// R-MANIAC-01: the host decides the Maniac's side and announces it.
 		s.Rules.ManiacSide = a.Side

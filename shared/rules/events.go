@@ -37,6 +37,7 @@ const (
 	EvPaused        EventType = "paused"      // the host paused; the line goes when the game resumes
 	EvManiacSide    EventType = "maniac_side" // the host set the Maniac's side (R-MANIAC-01)
 	EvMoved         EventType = "moved"       // target's seat moved to another device (Move); only the latest line of a seat stays
+	EvCorrected     EventType = "corrected"   // the host took a decision back (ActCorrect): result its type, target the player it was about
 	EvGameOver      EventType = "game_over"   // result is the winning team
 )
 

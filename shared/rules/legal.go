@@ -13,6 +13,9 @@ type Option struct {
 	Verdicts []Verdict `json:"verdicts,omitempty"`
 	// Fouls are the fouls a warn or a remove may name under these rules (R-SPORT-16).
 	Fouls []string `json:"fouls,omitempty"`
+	// Undoes are the decisions a "correct" takes back, one per correction,
+	// the next first.
+	Undoes []Decision `json:"undoes,omitempty"`
 }
 
 // Legal returns the actions actor may take in s now. Apply accepts exactly these.
@@ -32,13 +35,14 @@ func Legal(s State, actor Actor) []Option {
 
 // hostOptions are the host's actions now: the step's (stepOptions), and in
 // every step, a hand-over and a pause too, the move of any seat to another
-// device (ActReseat), since a phone can go flat at any moment.
+// device (ActReseat), since a phone can go flat at any moment, and the
+// correction of the latest decisions while it is still possible (ActCorrect).
 func (s *State) hostOptions() []Option {
 	opts := s.stepOptions()
 	if all := s.ids(func(*Player) bool { return true }); len(all) > 0 {
 		opts = append(opts, Option{Type: ActReseat, Targets: all})
 	}
-	return opts
+	return append(opts, s.correctOption()...)
 }
 
 // stepOptions are the host's actions that the step in progress allows.

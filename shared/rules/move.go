@@ -26,7 +26,9 @@ func Move(s State, id, device string, now time.Time) (State, error) {
 	if n.Phase.Name == PhaseLobby && !n.Phase.Closing {
 		n.player(id).Device = device
 	}
-	n.forget(func(e Event) bool { return e.Type == EvMoved && e.Target == id })
-	n.log(ToAll, Event{Type: EvMoved, Target: id})
+	n.everywhere(func(g *State) {
+		g.forget(func(e Event) bool { return e.Type == EvMoved && e.Target == id })
+		g.log(ToAll, Event{Type: EvMoved, Target: id})
+	})
 	return n, nil
 }

@@ -42,7 +42,7 @@ var pastTypes = map[EventType]string{
 	EvMorning: "M", EvKilled: "K", EvMissed: "m", EvHealed: "h", EvTreated: "t", EvSheriffMissed: "x", EvDayBegan: "D",
 	EvMuted: "u", EvHand: "H", EvNominated: "n", EvVoted: "V", EvNotVoted: "v", EvTie: "T", EvEliminated: "E",
 	EvAcquitted: "A", EvDefended: "d", EvTestament: "w", EvRevealed: "R", EvWarned: "W", EvRemoved: "X", EvRole: "r",
-	EvPaused: "P", EvManiacSide: "Z", EvGameOver: "G",
+	EvPaused: "P", EvManiacSide: "Z", EvGameOver: "G", EvCorrected: "U",
 }
 
 // pastSets are the letters of the rule sets in the past's rule IDs.

@@ -225,11 +225,13 @@ func legalAction(t *rapid.T, s State) (Actor, Action, bool) {
 	opts := Legal(s, actor)
 	if actor.Host {
 		// The host keeps to moves that keep a game going: removing or warning is
-		// rare, pausing is followed by resuming. A reseat changes nothing
-		// here (moves come as steps of their own, Move).
+		// rare, and so is taking a decision back; pausing is followed by
+		// resuming. A reseat changes nothing here (moves come as steps of
+		// their own, Move).
 		opts = slices.DeleteFunc(opts, func(o Option) bool {
 			return o.Type == ActConfigure || o.Type == ActKick || o.Type == ActSeat || o.Type == ActReseat ||
-				(o.Type == ActRemove && rapid.IntRange(0, 5).Draw(t, "remove") > 0)
+				(o.Type == ActRemove && rapid.IntRange(0, 5).Draw(t, "remove") > 0) ||
+				(o.Type == ActCorrect && rapid.IntRange(0, 5).Draw(t, "correct") > 0)
 		})
 	}
 	if len(opts) == 0 {

@@ -86,6 +86,10 @@ type State struct {
 	// LateShots are the black players who shot after the mafia's time tonight
 	// (Options.MafiaTime, R-MANIAC-03): their shots count as none.
 	LateShots []string `json:"lateShots,omitempty"`
+
+	// Corrections are the host's latest decisions that can still be taken
+	// back, the latest last (correct.go). They never leave the server.
+	Corrections []Taken `json:"corrections,omitempty"`
 }
 
 // Player is one seat at the table.
@@ -265,6 +269,7 @@ func (s State) clone() State {
 	c.News = slices.Clone(s.News)
 	c.LateShots = slices.Clone(s.LateShots)
 	c.Hands = slices.Clone(s.Hands)
+	c.Corrections = slices.Clone(s.Corrections)
 	c.Phase.Queue = slices.Clone(s.Phase.Queue)
 	c.Phase.Candidates = slices.Clone(s.Phase.Candidates)
 	return c

@@ -92,7 +92,8 @@ func rapidDraw(t *rapid.T) func(lo, hi int32) int32 {
 // cost the most, and checks that every item the store is given fits one read
 // unit (issue 12): a stranger churning the lobby (joins, leaves, kicks, bans,
 // locks, seat moves), a host spamming pauses, fouls, removals, the Maniac's side,
-// advances and links that move seats to other phones, seats moved again and
+// advances and links that move seats to other phones, the last decisions kept
+// to be taken back, seats moved again and
 // again, players acting at random among their legal actions, the clock running
 // on, and games where nobody dies for hundreds of rounds.
 func TestPropertyStoredSize(t *testing.T) {
@@ -219,6 +220,13 @@ func TestPropertyStoredSize(t *testing.T) {
 					}
 				}
 				check(fmt.Sprintf("round %d, the loops", round))
+				// The host's last decisions, each kept as the game was
+				// before it, to be taken back (rules.ActCorrect).
+				for range rules.MaxCorrections {
+					hostAct(rules.ActWarn, rules.Action{Target: victim})
+					hostAct(rules.ActAdvance, rules.Action{Now: true})
+				}
+				check(fmt.Sprintf("round %d, the decisions to take back", round))
 			case move < 5:
 				for _, id := range ids {
 					v, err := svc.Read(ctx, c.Code, tokens[id])

@@ -419,11 +419,24 @@ export function hostScreen(app, code, token) {
     const handingOver = v.phase.closing || v.phase.resuming;
     if (has(v, 'advance') && !handingOver) bar.append(h('button', { type: 'button', class: moderator ? 'primary' : 'secondary', disabled: session.busy, title: t('host.skip.help'), dataset: { action: 'advance' }, onclick: () => act({ type: 'advance' }) }, '▶▶ ' + (moderator ? t('host.next') : t('host.skip'))));
     if (moderator && has(v, 'maniac_side') && v.rules.maniac) bar.append(maniacSide(t, v));
+    const correct = has(v, 'correct');
+    if (correct && (correct.undoes || []).length) bar.append(takeBack(t, v, correct.undoes[0]));
     // The moderator's record of the game so far, live, beside the console.
     if (moderator) bar.append(protocolLink(t, { target: '_blank' }));
     bar.append(sounds());
     if (document.fullscreenEnabled) bar.append(h('button', { type: 'button', class: 'secondary', onclick: () => { if (document.fullscreenElement) document.exitFullscreen(); else document.documentElement.requestFullscreen().catch(() => {}); } }, '⤢ ' + t('host.fullscreen')));
     return bar;
+  }
+
+  // takeBack offers the correction of the host's latest decision, named, so
+  // that a mis-tap costs one tap and no new deal (docs/API.md, corrections).
+  function takeBack(t, v, decision) {
+    const idx = playerIndex(v.players);
+    const what = t('host.correct.' + decision.type, { name: decision.target ? playerLabel(t, idx, decision.target) : '' });
+    return h('button', {
+      type: 'button', class: 'secondary', disabled: session.busy, title: t('host.correct.help'),
+      dataset: { action: 'correct', undoes: decision.type }, onclick: () => act({ type: 'correct' }),
+    }, '↶ ' + t('host.correct', { what }));
   }
 
   function over(t, v) {

@@ -1,0 +1,78 @@
+package e2e
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"citysleeps/shared/rules"
+	"citysleeps/shared/service"
+)
+
+// TestCorrection takes a moderator's mis-tap back from the console, without
+// dealing again: on day 1 of a sport game a person moderates (in Ukrainian),
+// the console warns #4 by mistake, and #4's phone and the shared screen show
+// the warning; the console offers "Take back: the warning to #4" (audited in
+// the four languages), one tap takes it back, and the warning leaves the
+// console, the phone and the shared screen, whose news says that the
+// moderator corrected it. Once the speaker has ended his speech the console
+// offers no correction any more.
+func TestCorrection(t *testing.T) {
+	srv := startServer(t)
+	b := startBrowser(t)
+	s := newStudio(t, srv, b)
+	g := table(t, srv.svc, service.CreateRequest{Preset: "sport", Moderator: rules.ModeratorHost, Lang: "uk"}, tableNames[:10])
+	s.allow = append(append([]string{}, tableNames...), g.Code)
+	s.act(g, g.Host, rules.Action{Type: rules.ActStart})
+	for i := 0; ; i++ {
+		if p := s.read(g, "").Phase; p.Name == rules.PhaseDay && !p.Closing {
+			break
+		}
+		if i > 40 {
+			t.Fatalf("no day 1: %s", s.read(g, "").Phase.Name)
+		}
+		s.advance(g)
+	}
+	victim := g.Players[3]
+	warned := fmt.Sprintf(`document.querySelector('li.seat[data-player=%q] .state.warned')`, victim.ID)
+	offer := `document.querySelector('[data-action=correct][data-undoes=warn]')`
+
+	public := b.newPage(t, "public screen", 1280, 800)
+	public.navigate(srv.URL + "/#screen=" + g.Code)
+	public.waitFor("the public day", phase("day"), 20*time.Second)
+	s.open(s.phone, "/join/"+g.Code, seat(g.Code, victim), phase("day"))
+	s.open(s.screen, host(g), nil, phase("day")+fmt.Sprintf(` && document.querySelector('[data-action=warn][data-player=%q]')`, victim.ID))
+
+	s.screen.mustTap(fmt.Sprintf(`[data-action=warn][data-player=%q]`, victim.ID), 10*time.Second)
+	for name, p := range map[string]*page{"the console": s.screen, "#4's phone": s.phone, "the shared screen": public} {
+		p.waitFor(name+" to show the warning", warned, 20*time.Second)
+	}
+	s.screen.waitFor("the offer to take it back", offer, 10*time.Second)
+	var label string
+	s.screen.eval(offer+`.textContent`, &label)
+	if !strings.Contains(label, victim.Name) {
+		t.Errorf("the offer %q does not name %s", label, victim.Name)
+	}
+	s.capture(s.screen, "correct-offer", offer)
+	s.screen.eval(`(() => { const s = document.querySelector('select.lang'); s.value = 'uk'; s.dispatchEvent(new Event('change')); return true; })()`, nil)
+
+	s.screen.mustTap(`[data-action=correct][data-undoes=warn]`, 10*time.Second)
+	for name, p := range map[string]*page{"the console": s.screen, "#4's phone": s.phone, "the shared screen": public} {
+		p.waitFor(name+" to drop the warning", "!"+warned, 20*time.Second)
+	}
+	public.waitFor("the news of the correction", `[...document.querySelectorAll('.panel.news li')].some((li) => li.textContent.startsWith('Виправлено ведучим'))`, 10*time.Second)
+	if v := srv.view(t, g.Code, ""); v.Players[3].Warnings != 0 || v.Events[len(v.Events)-1].Type != rules.EvCorrected {
+		t.Errorf("after the correction: #4 has %d warnings, the story ends with %+v", v.Players[3].Warnings, v.Events[len(v.Events)-1])
+	}
+	s.screen.waitFor("the next offer, the step before", `document.querySelector('[data-action=correct][data-undoes=advance]')`, 10*time.Second)
+
+	speaker := s.read(g, "").Phase.Speaker
+	for _, p := range g.Players {
+		if speaker != nil && p.ID == *speaker {
+			s.act(g, p.Token, rules.Action{Type: rules.ActEndSpeech})
+		}
+	}
+	s.screen.waitFor("no offer once a player has acted", `!document.querySelector('[data-action=correct]')`, 10*time.Second)
+	public.checkErrors()
+}
