@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -10,14 +11,15 @@ import (
 	"citysleeps/shared/service"
 )
 
-// TestCorrection takes a moderator's mis-tap back from the console, without
+// TestCorrection takes a moderator's mis-taps back from the console, without
 // dealing again: on day 1 of a sport game a person moderates (in Ukrainian),
-// the console warns #4 by mistake, and #4's phone and the shared screen show
-// the warning; the console offers "Take back: the warning to #4" (audited in
-// the four languages), one tap takes it back, and the warning leaves the
-// console, the phone and the shared screen, whose news says that the
-// moderator corrected it. Once the speaker has ended his speech the console
-// offers no correction any more.
+// the console ends the first speech too early ("Next step") and then warns #4
+// by mistake, which #4's phone and the shared screen show. The console offers
+// "Take back: the warning to #4" (audited in the four languages); one tap takes
+// it back, and the warning leaves the console, the phone and the shared
+// screen, whose news says that the moderator corrected it. The next offer is
+// the step forward: taken back, the first speaker is speaking again on every
+// screen. Once he has ended his speech the console offers no correction.
 func TestCorrection(t *testing.T) {
 	srv := startServer(t)
 	b := startBrowser(t)
@@ -36,25 +38,31 @@ func TestCorrection(t *testing.T) {
 	}
 	victim := g.Players[3]
 	warned := fmt.Sprintf(`document.querySelector('li.seat[data-player=%q] .state.warned')`, victim.ID)
-	offer := `document.querySelector('[data-action=correct][data-undoes=warn]')`
+	speaking := func(id string) string { return fmt.Sprintf(`document.querySelector('li.seat.is-speaking[data-player=%q]')`, id) }
+	offer := func(what rules.ActionType) string {
+		return fmt.Sprintf(`document.querySelector('[data-action=correct][data-undoes=%q]')`, what)
+	}
+	first := *s.read(g, "").Phase.Speaker
 
 	public := b.newPage(t, "public screen", 1280, 800)
 	public.navigate(srv.URL + "/#screen=" + g.Code)
-	public.waitFor("the public day", phase("day"), 20*time.Second)
+	public.waitFor("the public day", phase("day")+" && "+speaking(first), 20*time.Second)
 	s.open(s.phone, "/join/"+g.Code, seat(g.Code, victim), phase("day"))
 	s.open(s.screen, host(g), nil, phase("day")+fmt.Sprintf(` && document.querySelector('[data-action=warn][data-player=%q]')`, victim.ID))
 
+	s.screen.mustTap(`[data-action=advance]`, 10*time.Second)
+	public.waitFor("the next speaker after the hand-over", phase("day")+" && !"+speaking(first)+" && document.querySelector('li.seat.is-speaking')", 20*time.Second)
 	s.screen.mustTap(fmt.Sprintf(`[data-action=warn][data-player=%q]`, victim.ID), 10*time.Second)
 	for name, p := range map[string]*page{"the console": s.screen, "#4's phone": s.phone, "the shared screen": public} {
 		p.waitFor(name+" to show the warning", warned, 20*time.Second)
 	}
-	s.screen.waitFor("the offer to take it back", offer, 10*time.Second)
+	s.screen.waitFor("the offer to take it back", offer(rules.ActWarn), 10*time.Second)
 	var label string
-	s.screen.eval(offer+`.textContent`, &label)
+	s.screen.eval(offer(rules.ActWarn)+`.textContent`, &label)
 	if !strings.Contains(label, victim.Name) {
 		t.Errorf("the offer %q does not name %s", label, victim.Name)
 	}
-	s.capture(s.screen, "correct-offer", offer)
+	s.capture(s.screen, "correct-offer", offer(rules.ActWarn))
 	s.screen.eval(`(() => { const s = document.querySelector('select.lang'); s.value = 'uk'; s.dispatchEvent(new Event('change')); return true; })()`, nil)
 
 	s.screen.mustTap(`[data-action=correct][data-undoes=warn]`, 10*time.Second)
@@ -62,14 +70,17 @@ func TestCorrection(t *testing.T) {
 		p.waitFor(name+" to drop the warning", "!"+warned, 20*time.Second)
 	}
 	public.waitFor("the news of the correction", `[...document.querySelectorAll('.panel.news li')].some((li) => li.textContent.startsWith('Виправлено ведучим'))`, 10*time.Second)
-	if v := srv.view(t, g.Code, ""); v.Players[3].Warnings != 0 || v.Events[len(v.Events)-1].Type != rules.EvCorrected {
-		t.Errorf("after the correction: #4 has %d warnings, the story ends with %+v", v.Players[3].Warnings, v.Events[len(v.Events)-1])
+	if v := srv.view(t, g.Code, ""); v.Players[slices.IndexFunc(v.Players, func(p rules.PlayerView) bool { return p.ID == victim.ID })].Warnings != 0 ||
+		v.Events[len(v.Events)-1].Type != rules.EvCorrected {
+		t.Errorf("after the correction: the story ends with %+v", v.Events[len(v.Events)-1])
 	}
-	s.screen.waitFor("the next offer, the step before", `document.querySelector('[data-action=correct][data-undoes=advance]')`, 10*time.Second)
 
-	speaker := s.read(g, "").Phase.Speaker
+	s.screen.mustTap(`[data-action=correct][data-undoes=advance]`, 10*time.Second)
+	for name, p := range map[string]*page{"the console": s.screen, "#4's phone": s.phone, "the shared screen": public} {
+		p.waitFor(name+" to show the first speaker again", speaking(first), 20*time.Second)
+	}
 	for _, p := range g.Players {
-		if speaker != nil && p.ID == *speaker {
+		if p.ID == first {
 			s.act(g, p.Token, rules.Action{Type: rules.ActEndSpeech})
 		}
 	}
