@@ -13,6 +13,8 @@ type Option struct {
 	Verdicts []Verdict `json:"verdicts,omitempty"`
 	// Fouls are the fouls a warn or a remove may name under these rules (R-SPORT-16).
 	Fouls []string `json:"fouls,omitempty"`
+	// Max is the most of Targets one action names: a best move's (BestMoveMax).
+	Max int `json:"max,omitempty"`
 }
 
 // Legal returns the actions actor may take in s now. Apply accepts exactly these.
@@ -91,6 +93,9 @@ func (s *State) playerOptions(p *Player) []Option {
 		opts = append(opts, Option{Type: ActEndSpeech})
 		if t := s.testamentTargets(p); len(t) > 0 {
 			opts = append(opts, Option{Type: ActTestament, Targets: t, Verdicts: []Verdict{VerdictMafia, VerdictHonest}})
+		}
+		if t := s.bestMoveTargets(p); len(t) > 0 {
+			opts = append(opts, Option{Type: ActBestMove, Targets: t, Max: BestMoveMax})
 		}
 		return opts
 	}
