@@ -128,6 +128,8 @@ function nightRows(t, p, n) {
   for (const w of n.testaments || []) {
     say(t(w.verdict === 'mafia' ? 'ev.testament.mafia' : 'ev.testament.honest', { actor: label(t, p, w.seat), target: label(t, p, w.target) }));
   }
+  // The best move, with how many of the seats it named were black.
+  row(t('proto.row.best_move'), (n.bestMoves || []).map((m) => ({ text: t('proto.best_move', { seat: m.seat, seats: seatsText(m.targets), count: m.black || 0 }) })));
   return rows;
 }
 

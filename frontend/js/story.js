@@ -88,6 +88,8 @@ export function eventText(ev, ctx) {
     }
     case 'testament':
       return t(ev.result === 'mafia' ? 'ev.testament.mafia' : 'ev.testament.honest', params);
+    case 'best_move':
+      return t('ev.best_move', { ...params, names: names(ctx, ev.targets) });
     case 'warned':
       return withFoul(t('ev.warned', { ...params, count: Number(ev.result) || 1 }), ev, t);
     case 'removed':
@@ -216,9 +218,15 @@ export function announcements(events) {
   return list.slice(start).filter((e) => !LOBBY_EVENTS.has(e.type) && e.type !== 'act' && e.type !== 'shot' && e.type !== 'checked');
 }
 
-// SPOKEN are the event types a host would say aloud.
+// SPOKEN are the event types a host would say aloud; a best move the host
+// repeats after its maker, as a club's host confirms the seats named.
 export const SPOKEN = new Set(['night_fell', 'morning', 'killed', 'missed', 'healed', 'treated', 'sheriff_missed',
-  'commissar', 'day_began', 'eliminated', 'acquitted', 'defended', 'tie', 'not_voted', 'revealed', 'removed', 'game_over', 'role']);
+  'commissar', 'day_began', 'eliminated', 'acquitted', 'defended', 'tie', 'not_voted', 'revealed', 'removed', 'game_over', 'role', 'best_move']);
+
+// bestMoveOf is the best move player id made, or null: one a game at most.
+export function bestMoveOf(events, id) {
+  return (events || []).find((e) => e.type === 'best_move' && e.actor === id) || null;
+}
 
 // OUTCOME are the events that tell what a night brought, announced as the day
 // opens.

@@ -176,19 +176,21 @@ function longWord(p, n) {
 // targetButtons: one big button per target player. opts.me marks the viewer's
 // own seat ("★ You", data-me), so that nobody picks themselves by mistake;
 // opts.picked, when not undefined, makes the buttons a pick to confirm, the
-// picked one pressed; opts.previous marks a choice made before and taken back
+// picked one pressed (a list: each of them, where a pick names several);
+// opts.previous marks a choice made before and taken back
 // ("your last choice"); opts.compact makes them the compact grid that a
 // phone's night and vote fit on one screen with (app.css).
 export function targetButtons(t, view, targets, onPick, { disabled, cls, focus, me, picked, previous, compact } = {}) {
   const idx = playerIndex(view.players);
   const list = targets || [];
   const wide = !compact && list.some((id) => longWord(idx.get(id), LONG_WORD));
+  const isPicked = (id) => (Array.isArray(picked) ? picked.includes(id) : picked === id);
   return h('div', { class: ['targets', wide && 'wide', compact && 'compact', cls], dataset: { task: focus || 'target' } }, list.map((id) => {
     const p = idx.get(id);
     const mine = me !== undefined && me !== null && id === me;
     return h('button', {
-      type: 'button', class: ['target', mine && 'me', picked === id && 'picked', previous === id && 'previous', compact && longWord(p, COMPACT_WORD) && 'whole-row'], disabled: !!disabled,
-      'aria-pressed': picked === undefined ? undefined : String(picked === id),
+      type: 'button', class: ['target', mine && 'me', isPicked(id) && 'picked', previous === id && 'previous', compact && longWord(p, COMPACT_WORD) && 'whole-row'], disabled: !!disabled,
+      'aria-pressed': picked === undefined ? undefined : String(isPicked(id)),
       dataset: { target: id, focus: (focus || 't') + ':' + id, me: mine ? '' : undefined },
       onclick: () => onPick(id),
     },

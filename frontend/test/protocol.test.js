@@ -31,6 +31,7 @@ test('the course: nights and days in order, every shot, check and ballot', () =>
     Shots: ['1 → 7', '2 → 7', '3 → 7'],
     Checks: ['4 → 1: black', '1 → 4: the Sheriff'],
     Out: ['7: the mafia’s shot'],
+    'Best move': ['7 → 1, 2, 9: 2 black'],
   });
   const day = rows(1);
   assert.deepEqual(day.Nominations, ['1 → 5', '2 → 6']);
@@ -46,6 +47,20 @@ test('the winner and the rule, in the game’s language', () => {
   const ru = makeT('ru');
   assert.equal(seatRows(ru, example)[6].left.text, 'Ночь 2: выстрел мафии');
   assert.deepEqual(course(ru, example).sections[2].rows[1].items.map((x) => x.text), ['4 → 1: чёрный', '1 → 4: шериф']);
+});
+
+test('the best move and how many of its seats were black, in every language', () => {
+  const line = (t, black) => {
+    const p = { ...example, nights: example.nights.map((n) => (n.bestMoves ? { ...n, bestMoves: n.bestMoves.map((m) => ({ ...m, black })) } : n)) };
+    const row = course(t, p).sections[2].rows.at(-1);
+    return [row.label, ...row.items.map((x) => x.text)];
+  };
+  assert.deepEqual(line(en, 1), ['Best move', '7 → 1, 2, 9: 1 black']);
+  assert.deepEqual(line(makeT('ru'), 2), ['Лучший ход', '7 → 1, 2, 9: 2 чёрных']);
+  assert.deepEqual(line(makeT('uk'), 1), ['Найкращий хід', '7 → 1, 2, 9: 1 чорний']);
+  assert.deepEqual(line(makeT('ro'), 0), ['Cea mai bună mutare', '7 → 1, 2, 9: 0 negri']);
+  const without = { ...example, nights: example.nights.map(({ bestMoves, ...n }) => n) };
+  assert.ok(!course(en, without).sections[2].rows.some((r) => r.label === 'Best move'), 'no best move, no row');
 });
 
 test('the download is the protocol itself, named after the room code', () => {

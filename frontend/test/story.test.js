@@ -2,7 +2,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { makeT, LANGS } from '../js/i18n.js';
-import { eventText, voteLines, story, playerIndex, playerLabel, announcements, lastVote, tidy, nightOutcome, nextStepText, seatsDrawn } from '../js/story.js';
+import { eventText, voteLines, story, playerIndex, playerLabel, announcements, lastVote, tidy, nightOutcome, nextStepText, seatsDrawn, bestMoveOf, SPOKEN } from '../js/story.js';
 
 const players = playerIndex([
   { id: 'p1', seat: 1, name: 'Аня' }, { id: 'p2', seat: 2, name: 'Bob' }, { id: 'p3', seat: 3, name: '<b>Eve</b>' },
@@ -26,6 +26,7 @@ const EVENTS = [
   ...['vote', 'testament', 'reveal'].map((r) => ({ type: 'eliminated', target: 'p2', result: r })),
   ...['no_nominees', 'single_nominee', 'no_votes', 'four_left', 'tie', 'all_stay', 'justified', 'removed', 'new_reason'].map((r) => ({ type: 'acquitted', result: r })),
   { type: 'defended', target: 'p2' }, { type: 'testament', actor: 'p1', target: 'p2', result: 'mafia' }, { type: 'testament', actor: 'p1', target: 'p2', result: 'honest' },
+  { type: 'best_move', actor: 'p1', targets: ['p2', 'p3'] },
   { type: 'revealed', actor: 'p1' }, { type: 'warned', target: 'p1', result: '2' }, { type: 'removed', target: 'p1' }, { type: 'removed', target: 'p1', result: 'fouls' },
   ...['words', 'speech', 'abuse', 'peeking', 'prompting'].map((foul) => ({ type: 'warned', target: 'p1', result: '1', foul })),
   { type: 'removed', target: 'p1', foul: 'words' }, { type: 'removed', target: 'p1', result: 'fouls', foul: 'speech' },
@@ -209,4 +210,23 @@ test('the seats drawn by lot are announced after the deal and in the first night
   assert.ok(!seatsDrawn({ rules, phase: { name: 'lobby' } }));
   assert.ok(!seatsDrawn({ rules, phase: { name: 'night', night: 2 } }));
   assert.ok(!seatsDrawn({ rules: { drawSeats: false }, phase: { name: 'night', night: 1 } }));
+});
+
+test('a best move names its maker and every seat it names, in every language, and nothing of their cards', () => {
+  const ev = { type: 'best_move', night: 2, actor: 'p3', targets: ['p1', 'p2'] };
+  const want = {
+    en: '#3 <b>Eve</b>’s best move: #1 Аня and #2 Bob.',
+    ru: 'Лучший ход игрока №3 <b>Eve</b>: №1 Аня и №2 Bob.',
+    uk: 'Найкращий хід гравця №3 <b>Eve</b>: №1 Аня і №2 Bob.',
+    ro: 'Cea mai bună mutare a jucătorului #3 <b>Eve</b>: #1 Аня și #2 Bob.',
+  };
+  for (const lang of LANGS) {
+    const t = makeT(lang);
+    assert.equal(eventText(ev, { t, players, rules: { preset: 'sport', bestMove: true } }), want[lang], lang);
+  }
+  assert.ok(SPOKEN.has('best_move'), 'the host repeats the seats named');
+  const events = [{ type: 'killed', target: 'p3' }, ev, { type: 'day_began', day: 2 }];
+  assert.equal(bestMoveOf(events, 'p3'), ev);
+  assert.equal(bestMoveOf(events, 'p1'), null);
+  assert.deepEqual(announcements(events.slice(0, 2)).map((e) => e.type), ['killed', 'best_move'], 'the shared screen shows it with the news');
 });

@@ -39,7 +39,8 @@ import (
 //   - every vote is cast at once, for a random candidate (the black team spare
 //     their own), and a yes/no vote is a coin toss;
 //   - a Commissar who may reveal does so half the time, a testament names a
-//     checked player; a hand is raised now and then (R-MANIAC-09).
+//     checked player, a best move names as many players as it may, at random
+//     (not a known teammate); a hand is raised now and then (R-MANIAC-09).
 //
 // Optional actions that change nothing for a game played by bots (leave,
 // withdraw) are never taken.
@@ -112,6 +113,11 @@ func Choose(v rules.View, rng *rand.Rand) (rules.Action, bool) {
 	// Day.
 	if _, ok := has(rules.ActReveal); ok && rng.IntN(2) == 0 {
 		return rules.Action{Type: rules.ActReveal}, true
+	}
+	if o, ok := has(rules.ActBestMove); ok && len(o.Targets) > 0 {
+		named := slices.Clone(others(o.Targets))
+		rng.Shuffle(len(named), func(i, j int) { named[i], named[j] = named[j], named[i] })
+		return rules.Action{Type: rules.ActBestMove, Targets: named[:min(len(named), o.Max)]}, true
 	}
 	if o, ok := has(rules.ActTestament); ok && len(o.Targets) > 0 {
 		return rules.Action{Type: rules.ActTestament, Target: pick(o.Targets), Verdict: "mafia"}, true

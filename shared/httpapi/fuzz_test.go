@@ -120,6 +120,7 @@ var actionSeeds = []string{
 	`{"id":"a8","type":"kill","target":"p1"}`, `{"type":"sleep"}`, `{"id":"x"}`, `{"id":"a","type":"start","Deal":[1]}`,
 	`{"id":"a","type":"vote_all","yes":"no"}`, `{"id":"a","type":"seat","seat":1e99}`, `[1]`, `nul`, `{"id":"a","type":"start"}{}`,
 	`{"id":"a9","type":"reseat","target":"p2"}`, `{"id":"a","type":"reseat","target":"p99"}`, `{"id":"a","type":"reseat"}`,
+	`{"id":"b1","type":"best_move","targets":["p1","p2","p3"]}`, `{"id":"b","type":"best_move","targets":"p1"}`, `{"id":"b","type":"best_move","targets":[1]}`,
 }
 
 // FuzzDecodeAction: the actions route only decodes (the service and the rules

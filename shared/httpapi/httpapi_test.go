@@ -1221,3 +1221,114 @@ func TestProtocolRoute(t *testing.T) {
 		t.Errorf("the protocol of %d bytes is sent without gzip", len(pub.Body))
 	}
 }
+
+// TestBestMoveAction: a sport game with the best move on, moderated by a
+// person, through the API. The player the mafia kill on night 2, the first
+// night of shots, is offered a best move in the last word and sends it as JSON
+// with its targets; the malformed ones, another player's and a second one are
+// refused with their codes, changing nothing. Everyone's view tells the names
+// and no count; the moderator's live protocol has the count.
+func TestBestMoveAction(t *testing.T) {
+	e := newEnv(t, Config{})
+	c := e.Create(map[string]any{"preset": "sport", "moderator": "host", "options": map[string]any{"bestMove": true}})
+	tokens := map[string]string{}
+	for i := 1; i <= 10; i++ {
+		j := e.Join(c.Code, "P"+strconv.Itoa(i))
+		tokens[j.PlayerID] = j.Token
+	}
+	n := 0
+	host := func(a rules.Action) apitest.View {
+		n++
+		a.ID = "h" + strconv.Itoa(n)
+		return e.MustAct(c.Code, c.HostToken, a)
+	}
+	// until moves the game on as its moderator until it opens phase.
+	until := func(phase rules.PhaseName) apitest.View {
+		for range 40 {
+			v, _ := e.Read(c.Code, c.HostToken)
+			if v.Phase.Name == phase && !v.Phase.Closing {
+				return v
+			}
+			host(rules.Action{Type: rules.ActAdvance, Now: v.Phase.Closing})
+		}
+		t.Fatalf("no %s", phase)
+		return apitest.View{}
+	}
+	host(rules.Action{Type: rules.ActStart})
+	until(rules.PhaseDay)
+	v := until(rules.PhaseNight)
+	var black, red []string
+	for _, p := range v.Players {
+		if p.Team == rules.MafiaTeam {
+			black = append(black, p.ID)
+		} else {
+			red = append(red, p.ID)
+		}
+	}
+	victim := red[0]
+	for _, b := range black {
+		e.MustAct(c.Code, tokens[b], rules.Action{ID: "k" + b, Type: rules.ActKill, Target: victim})
+	}
+	if v = until(rules.PhaseLastWord); *v.Phase.Speaker != victim {
+		t.Fatalf("the last word is %s's, want %s's", *v.Phase.Speaker, victim)
+	}
+	mine, _ := e.Read(c.Code, tokens[victim])
+	i := slices.IndexFunc(mine.Actions, func(o rules.Option) bool { return o.Type == rules.ActBestMove })
+	if i < 0 || mine.Actions[i].Max != rules.BestMoveMax || len(mine.Actions[i].Targets) != 9 || slices.Contains(mine.Actions[i].Targets, victim) {
+		t.Fatalf("the victim is offered %+v", mine.Actions)
+	}
+
+	path := "/api/games/" + c.Code + "/actions"
+	named := []string{black[0], red[1], black[1]}
+	for _, tc := range []struct {
+		name, token, body string
+		status            int
+		code              string
+	}{
+		{"four", tokens[victim], `{"id":"b1","type":"best_move","targets":["` + strings.Join(append(slices.Clone(named), red[2]), `","`) + `"]}`, 400, "bad_field"},
+		{"none", tokens[victim], `{"id":"b2","type":"best_move","targets":[]}`, 400, "bad_field"},
+		{"himself", tokens[victim], `{"id":"b3","type":"best_move","targets":["` + victim + `"]}`, 400, "bad_target"},
+		{"twice the same", tokens[victim], `{"id":"b4","type":"best_move","targets":["` + red[1] + `","` + red[1] + `"]}`, 400, "bad_target"},
+		{"not a list", tokens[victim], `{"id":"b5","type":"best_move","targets":"` + red[1] + `"}`, 400, CodeMalformed},
+		{"another player", tokens[red[1]], `{"id":"b6","type":"best_move","targets":["` + red[2] + `"]}`, 403, "not_your_turn"},
+		{"the moderator", c.HostToken, `{"id":"b7","type":"best_move","targets":["` + red[2] + `"]}`, 403, "not_player"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			before := e.version(c.Code)
+			e.ExpectError(e.raw("POST", path, tc.token, tc.body), tc.status, tc.code)
+			if e.version(c.Code) != before {
+				t.Error("version changed")
+			}
+		})
+	}
+	after := e.MustAct(c.Code, tokens[victim], rules.Action{ID: "best", Type: rules.ActBestMove, Targets: named})
+	if slices.ContainsFunc(after.Actions, func(o rules.Option) bool { return o.Type == rules.ActBestMove }) {
+		t.Error("a second best move is offered")
+	}
+	e.ExpectError(e.Act(c.Code, tokens[victim], rules.Action{ID: "best2", Type: rules.ActBestMove, Targets: named[:1]}), 409, "already_acted")
+	for _, token := range []string{"", tokens[red[1]], tokens[black[2]]} {
+		v, _ := e.Read(c.Code, token)
+		last := v.Events[len(v.Events)-1]
+		if last.Type != rules.EvBestMove || last.Actor != victim || !slices.Equal(last.Targets, named) || last.Result != "" {
+			t.Errorf("the view of %q tells %+v", token, last)
+		}
+	}
+	var live protocol.Protocol
+	e.Expect(e.Do(apitest.Request{Method: "GET", Path: "/api/games/" + c.Code + "/protocol", Token: c.HostToken}), 200, &live)
+	seatOf := func(id string) int {
+		for _, s := range live.Seats {
+			if s.ID == id {
+				return s.Seat
+			}
+		}
+		return 0
+	}
+	want := []protocol.BestMove{{Seat: seatOf(victim), Targets: []int{seatOf(named[0]), seatOf(named[1]), seatOf(named[2])}, Black: 2}}
+	got := live.Nights[1].BestMoves
+	for i := range got {
+		got[i].At = 0
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("the live protocol's best moves %+v, want %+v", got, want)
+	}
+}

@@ -150,7 +150,23 @@ func (b *builder) nightEvent(at int, n *Night, e rules.Event) {
 		n.Treated = b.seats[e.Target]
 	case rules.EvTestament:
 		n.Testaments = append(n.Testaments, Testament{At: at, Seat: b.seats[e.Actor], Target: b.seats[e.Target], Verdict: e.Result})
+	case rules.EvBestMove:
+		n.BestMoves = append(n.BestMoves, b.bestMove(at, e))
 	}
+}
+
+// bestMove reads a best move, counting the black cards among the seats it
+// names.
+func (b *builder) bestMove(at int, e rules.Event) BestMove {
+	m := BestMove{At: at, Seat: b.seats[e.Actor], Targets: []int{}}
+	for _, id := range e.Targets {
+		n := b.seats[id]
+		m.Targets = append(m.Targets, n)
+		if p := b.seat(n); p != nil && p.Role.Black() {
+			m.Black++
+		}
+	}
+	return m
 }
 
 // dayEvent reads what only a day tells: nominations, hands, votes and how the

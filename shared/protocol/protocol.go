@@ -127,6 +127,9 @@ type Night struct {
 	// Commissar: "right" or "wrong", the public check (R-PARTY-03).
 	Commissar  string      `json:"commissar,omitempty"`
 	Testaments []Testament `json:"testaments,omitempty"`
+	// BestMoves: the night's killed named the players they took for black
+	// (rules.Options.BestMove; the first night whose shots count only).
+	BestMoves []BestMove `json:"bestMoves,omitempty"`
 }
 
 // Act is one night act: a shot (kill), a check with its answer, a heal, a
@@ -159,6 +162,16 @@ type Testament struct {
 	Seat    int    `json:"seat"`
 	Target  int    `json:"target"`
 	Verdict string `json:"verdict"`
+}
+
+// BestMove is the best move of a player killed on the first night: the seats
+// named in the last word, and how many of them were black, which a club's
+// ratings count and the table learns only at the end.
+type BestMove struct {
+	At      int   `json:"at"`
+	Seat    int   `json:"seat"`
+	Targets []int `json:"targets"`
+	Black   int   `json:"black"`
 }
 
 // Day is one day: its nominations and vote rounds, and how it ended.

@@ -214,6 +214,39 @@ func TestSportProtocol(t *testing.T) {
 	}
 }
 
+// TestBestMoveProtocol: with the best move on, the player the mafia kill on
+// night 2, the first night of shots after the meeting (R-SPORT-02), names
+// three seats in the last word; the protocol keeps them in the night, with how
+// many were black (the Don's and a mafia's seats, and the Sheriff's), live for
+// the moderator and however briefly the stored story is told.
+func TestBestMoveProtocol(t *testing.T) {
+	tb := newTable(t, rules.PresetSport, func(o *rules.Options) { o.BestMove = true }, rules.Don, rules.Mafia, rules.Mafia, rules.Sheriff)
+	tb.until(rules.PhaseDay)
+	tb.until(rules.PhaseNight)
+	for _, v := range []int{1, 2, 3} {
+		tb.do(v, rules.ActKill, 7)
+	}
+	tb.until(rules.PhaseLastWord)
+	tb.apply(rules.Actor{Player: seat(7)}, rules.Action{Type: rules.ActBestMove, Targets: []string{seat(1), seat(4), seat(2)}})
+	tb.until(rules.PhaseDay)
+
+	p := protocol.Of(tb.s)
+	moves := p.Nights[1].BestMoves
+	if len(moves) != 1 {
+		t.Fatalf("night 2's best moves: %+v", moves)
+	}
+	want(t, "seat 7's best move", moves[0], protocol.BestMove{At: moves[0].At, Seat: 7, Targets: []int{1, 4, 2}, Black: 2})
+	if d := p.Seats[6].Left; d == nil || moves[0].At <= d.At || moves[0].At >= p.Days[1].At {
+		t.Errorf("the best move at %d, not between seat 7's death (%+v) and day 2 (at %d)", moves[0].At, d, p.Days[1].At)
+	}
+	if p.Nights[0].BestMoves != nil || p.Over {
+		t.Errorf("the meeting night %+v; over %v", p.Nights[0], p.Over)
+	}
+	for level := 1; level <= 8; level++ {
+		want(t, fmt.Sprintf("told at level %d", level), protocol.Of(rules.Condense(tb.s, level)).Nights[1].BestMoves, moves)
+	}
+}
+
 // TestSavesProtocol: a custom table with every saver. Night 2: the mafia shoot
 // Cinderella's guest (R-PARTY-05), the Maniac the Lover's (R-CLASSIC-11), the
 // Commissar who shoots hits a citizen (R-CLASSIC-11) and the Doctor's patient

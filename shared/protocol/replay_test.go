@@ -31,7 +31,7 @@ func drawRules(t *rapid.T) rules.Options {
 		c.MaxPlayers = c.MinPlayers + rapid.IntRange(0, 3).Draw(t, "spread")
 		for _, f := range []*bool{&c.Doctor, &c.Lover, &c.Advocate, &c.Cinderella, &c.Maniac, &c.OpenRoles, &c.LastPairMafia,
 			&c.FirstNightMeeting, &c.IntroRound, &c.Day1SingleNomineeStays, &c.FourLeftNoRevote, &c.HalfVote, &c.VoteChange,
-			&c.DoctorOncePerPlayer, &c.DoctorNamesPatient, &c.EyesClosed, &c.DonChecks} {
+			&c.DoctorOncePerPlayer, &c.DoctorNamesPatient, &c.EyesClosed, &c.DonChecks, &c.BestMove} {
 			*f = rapid.Bool().Draw(t, "flag")
 		}
 		c.Win = rapid.SampledFrom([]rules.Win{rules.WinParity, rules.WinElimination}).Draw(t, "win")
@@ -124,6 +124,9 @@ func play(t *rapid.T, g *game) {
 			a.Yes = &yes
 		case rules.ActTestament:
 			a.Verdict = rapid.SampledFrom(o.Verdicts).Draw(t, "verdict")
+		case rules.ActBestMove:
+			a.Target = ""
+			a.Targets = rapid.SliceOfNDistinct(rapid.SampledFrom(o.Targets), 1, min(o.Max, len(o.Targets)), rapid.ID).Draw(t, "named")
 		}
 		g.apply(actor, a)
 	}
@@ -193,7 +196,8 @@ func sections(p protocol.Protocol) []int {
 // steps reads from a protocol every input a game's course depends on: the
 // night acts, the testaments, the hands, reveals and nominations, each vote's
 // ballots (not the missing ones: the rules count those), the host's warnings,
-// removals and word on the Maniac's side.
+// removals and word on the Maniac's side; and the best moves, which change
+// nothing but the record.
 func steps(p protocol.Protocol) []step {
 	begins := sections(p)
 	// pos places a fact: the night or day it falls in, and by day the votes
@@ -225,6 +229,13 @@ func steps(p protocol.Protocol) []step {
 		}
 		for _, w := range n.Testaments {
 			add(w.At, player(w.Seat), rules.Action{Type: rules.ActTestament, Target: id(w.Target), Verdict: rules.Verdict(w.Verdict)}, false, false)
+		}
+		for _, m := range n.BestMoves {
+			a := rules.Action{Type: rules.ActBestMove}
+			for _, n := range m.Targets {
+				a.Targets = append(a.Targets, id(n))
+			}
+			add(m.At, player(m.Seat), a, false, false)
 		}
 	}
 	for _, d := range p.Days {
@@ -334,15 +345,28 @@ func departures(p protocol.Protocol) []string {
 	return out
 }
 
+// bestMoves are the best moves of a protocol, without the moment they were
+// made, which differs between a game and its replay.
+func bestMoves(p protocol.Protocol) []string {
+	var out []string
+	for _, n := range p.Nights {
+		for _, m := range n.BestMoves {
+			out = append(out, fmt.Sprintf("night %d: seat %d names %v, %d black", n.Night, m.Seat, m.Targets, m.Black))
+		}
+	}
+	return out
+}
+
 // TestPropertyProtocolReplays plays random games of every preset and of custom
 // mixes, builds each one's protocol, and drives a fresh game with the same
 // deal by what the protocol records alone: the nominations, hands and reveals,
 // every ballot of every vote round, every night act with the checks' answers
-// and the late shots (R-MANIAC-03), the testaments, and the host's warnings,
-// removals (R-SPORT-16) and word on the Maniac's side. The replay deals the
-// same cards, the same seats leave the same way, in the same night or day, by
-// the same rule, and the same side wins by the same rule: the protocol holds
-// all that decided the game.
+// and the late shots (R-MANIAC-03), the testaments and best moves, and the
+// host's warnings, removals (R-SPORT-16) and word on the Maniac's side. The
+// replay deals the same cards, the same seats leave the same way, in the same
+// night or day, by the same rule, the same best moves count the same black
+// seats, and the same side wins by the same rule: the protocol holds all that
+// decided the game.
 func TestPropertyProtocolReplays(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		o := drawRules(t)
@@ -378,6 +402,9 @@ func TestPropertyProtocolReplays(t *testing.T) {
 		}
 		if got.Winner != want.Winner || got.WinRule != want.WinRule {
 			t.Fatalf("the replay is won by %s (%s), the game by %s (%s)", got.Winner, got.WinRule, want.Winner, want.WinRule)
+		}
+		if g, w := bestMoves(got), bestMoves(want); !slices.Equal(g, w) {
+			t.Fatalf("the replay's best moves differ:\n%v\nwant\n%v", g, w)
 		}
 	})
 }

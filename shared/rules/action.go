@@ -31,6 +31,7 @@ const (
 	ActVoteAll   ActionType = "vote_all"
 	ActTestament ActionType = "testament"
 	ActRaiseHand ActionType = "raise_hand"
+	ActBestMove  ActionType = "best_move" // the first night's killed names up to three players (Options.BestMove)
 	// Roles.
 	ActKill    ActionType = "kill"
 	ActCheck   ActionType = "check"
@@ -51,7 +52,7 @@ var hostActions = map[ActionType]bool{
 // playerActions are the types a seated player may send.
 var playerActions = map[ActionType]bool{
 	ActLeave: true, ActSleep: true, ActNominate: true, ActWithdraw: true, ActEndSpeech: true,
-	ActVote: true, ActVoteAll: true, ActTestament: true, ActRaiseHand: true, ActKill: true, ActCheck: true,
+	ActVote: true, ActVoteAll: true, ActTestament: true, ActRaiseHand: true, ActBestMove: true, ActKill: true, ActCheck: true,
 	ActHeal: true, ActProtect: true, ActDefend: true, ActShoot: true, ActReveal: true,
 }
 
@@ -75,6 +76,8 @@ type Action struct {
 	Seat int `json:"seat,omitempty"`
 	// Yes is the answer of a "vote_all".
 	Yes *bool `json:"yes,omitempty"`
+	// Targets are the players a "best_move" names, each once.
+	Targets []string `json:"targets,omitempty"`
 	// Verdict is what a "testament" names its target (R-CLASSIC-06).
 	Verdict Verdict `json:"verdict,omitempty"`
 	// Side is "alone" or "mafia" in a "maniac_side" (R-MANIAC-01).

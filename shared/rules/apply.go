@@ -159,6 +159,8 @@ func (s *State) check(actor Actor, a Action) error {
 			return errSelfNomination
 		}
 		return inTargets(o, a.Target)
+	case ActBestMove:
+		return checkBestMove(o, a.Targets, actor.Player)
 	case ActAdvance:
 		if (s.Phase.Closing || s.Phase.Resuming) && !a.Now {
 			return refusal(ErrWrongPhase, "this step is already over; the next one opens in a moment")
@@ -237,6 +239,8 @@ func (s *State) diagnose(p *Player, a Action) error {
 		return ErrAlreadyActed
 	case ActTestament, ActReveal:
 		return ErrNotYourRole
+	case ActBestMove:
+		return s.bestMoveRefusal(p)
 	case ActRaiseHand:
 		if s.Phase.Name == PhaseDay && s.Phase.Reason == ReasonNone && slices.Contains(s.Hands, p.ID) {
 			return refusal(ErrAlreadyActed, "your hand is already raised")
@@ -326,6 +330,8 @@ func (s *State) do(actor Actor, a Action, now time.Time) error {
 		s.voteCast(now)
 	case ActTestament:
 		s.testament(actor.Player, a.Target, a.Verdict, now)
+	case ActBestMove:
+		s.bestMove(actor.Player, a.Targets)
 	case ActReveal:
 		s.reveal(actor.Player, now)
 	}

@@ -30,6 +30,7 @@ const (
 	EvAcquitted     EventType = "acquitted"   // nobody leaves today; result says why
 	EvDefended      EventType = "defended"    // the Advocate's client was sentenced and stays (R-PARTY-06)
 	EvTestament     EventType = "testament"   // actor named target as result "mafia"/"honest" (R-CLASSIC-06)
+	EvBestMove      EventType = "best_move"   // actor named targets in the first night's last word (Options.BestMove); how many are black is not told
 	EvRevealed      EventType = "revealed"    // actor showed the Commissar's card (R-PARTY-04)
 	EvWarned        EventType = "warned"      // target got a warning; result is the count, foul the foul named
 	EvRemoved       EventType = "removed"     // target removed by warnings (result "fouls") or by the host; foul the foul named
@@ -58,7 +59,10 @@ type Event struct {
 	Role    Role      `json:"role,omitempty"`
 	Result  string    `json:"result,omitempty"`
 	Ballots []Ballot  `json:"ballots,omitempty"`
-	Foul    string    `json:"foul,omitempty"` // the foul a warning or removal was for (R-SPORT-16)
+	// Targets are the players a best move names (EvBestMove), in the order
+	// named; every other event names one player at most, as Target.
+	Targets []string `json:"targets,omitempty"`
+	Foul    string   `json:"foul,omitempty"` // the foul a warning or removal was for (R-SPORT-16)
 	// Rule is the rule that decided the outcome the event tells: who left and
 	// why, a day without a sentence, a save, a late shot, the winner (RuleID).
 	// It is empty where a house option and no rule text decided (ties: none).

@@ -18,6 +18,7 @@ func FuzzApply(f *testing.F) {
 		`{"type":"testament","target":"p1","verdict":"mafia"}`,
 		`{"type":"nominate","target":""}`,
 		`{"id":"r1","type":"reseat","target":"p4"}`, `{"type":"reseat"}`,
+		`{"type":"best_move","targets":["p1","p2","p3"]}`, `{"type":"best_move","targets":["p1","p1","p2","p3"]}`,
 		`[]`, `{"type":7}`, `null`,
 	} {
 		f.Add([]byte(seed), uint8(0), uint8(1))

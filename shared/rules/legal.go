@@ -16,6 +16,8 @@ type Option struct {
 	// Undoes are the decisions a "correct" takes back, one per correction,
 	// the next first.
 	Undoes []Decision `json:"undoes,omitempty"`
+	// Max is the most of Targets one action names: a best move's (BestMoveMax).
+	Max int `json:"max,omitempty"`
 }
 
 // Legal returns the actions actor may take in s now. Apply accepts exactly these.
@@ -95,6 +97,9 @@ func (s *State) playerOptions(p *Player) []Option {
 		opts = append(opts, Option{Type: ActEndSpeech})
 		if t := s.testamentTargets(p); len(t) > 0 {
 			opts = append(opts, Option{Type: ActTestament, Targets: t, Verdicts: []Verdict{VerdictMafia, VerdictHonest}})
+		}
+		if t := s.bestMoveTargets(p); len(t) > 0 {
+			opts = append(opts, Option{Type: ActBestMove, Targets: t, Max: BestMoveMax})
 		}
 		return opts
 	}

@@ -140,6 +140,13 @@ type Options struct {
 	// honest (R-CLASSIC-06); TestamentKills kills a named mafia at once (R-CLASSIC-07).
 	Testament      bool `json:"testament"`
 	TestamentKills bool `json:"testamentKills"`
+	// BestMove gives the player killed on the first night whose shots count
+	// (night 2 after a meeting night) the best move of club play: in the last
+	// word, up to BestMoveMax players named as black, said aloud and so told
+	// to everyone, while how many of them are black stays with the cards until
+	// the game is over (the protocol counts them). None of the five texts has
+	// it, so it is off in every preset.
+	BestMove bool `json:"bestMove"`
 	// RevealAfter lets the Commissar reveal his card after this many right guesses,
 	// removing every mafia he named (R-PARTY-04); 0 turns reveals off.
 	RevealAfter int `json:"revealAfter"`
@@ -363,6 +370,9 @@ func (o Options) Validate() error {
 	}
 	if o.FirstNightChecks && !o.FirstNightMeeting {
 		return refusef(ErrInvalidOptions, "firstNightChecks needs firstNightMeeting")
+	}
+	if o.BestMove && o.LastWords == LastWordsNone {
+		return refusef(ErrInvalidOptions, "bestMove needs a last word for the night's killed (lastWords)")
 	}
 	if o.JustifiedLeaves && o.Ties != TiesJustify {
 		return refusef(ErrInvalidOptions, "justifiedLeaves needs ties: justify")

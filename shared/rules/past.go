@@ -24,16 +24,17 @@ import (
 // letter (pastTypes) and its fields, separated by ',', in this order, with the
 // trailing empty ones left out:
 //
-//	actor,target,result,role,foul,to,rule,ballots
+//	actor,target,result,role,foul,to,rule,ballots,targets
 //
 // A number 0 is written empty; a player id "p7" as "7"; a rule "R-SPORT-05" as
 // "S05" (the first letter of its set); the audience, where it is the one its
 // type always has (the moderator's night acts, the black team's shots, a check
 // to its asker), not at all. The ballots are separated by ' ', each
-// voter[:target][+][*][!] (+ yes, * half, ! missing). A type or a rule set the
-// tables do not know is written whole after a '~'. Every value the engine
-// writes is a name, a number or a rule ID, none of which holds these signs,
-// and none of them is a sign JSON escapes.
+// voter[:target][+][*][!] (+ yes, * half, ! missing), and so are a best
+// move's targets. A type or a rule set the tables do not know is written
+// whole after a '~'. Every value the engine writes is a name, a number or a
+// rule ID, none of which holds these signs, and none of them is a sign JSON
+// escapes.
 //
 // The letters are part of the stored format: a letter, once given, keeps its
 // type, and a new type takes a new letter.
@@ -42,7 +43,7 @@ var pastTypes = map[EventType]string{
 	EvMorning: "M", EvKilled: "K", EvMissed: "m", EvHealed: "h", EvTreated: "t", EvSheriffMissed: "x", EvDayBegan: "D",
 	EvMuted: "u", EvHand: "H", EvNominated: "n", EvVoted: "V", EvNotVoted: "v", EvTie: "T", EvEliminated: "E",
 	EvAcquitted: "A", EvDefended: "d", EvTestament: "w", EvRevealed: "R", EvWarned: "W", EvRemoved: "X", EvRole: "r",
-	EvPaused: "P", EvManiacSide: "Z", EvGameOver: "G", EvCorrected: "U",
+	EvPaused: "P", EvManiacSide: "Z", EvGameOver: "G", EvCorrected: "U", EvBestMove: "B",
 }
 
 // pastSets are the letters of the rule sets in the past's rule IDs.
@@ -147,7 +148,12 @@ func writePast(b *strings.Builder, e Event) {
 	} else if to == ToAll {
 		to = "-" // everyone, where the type is usually for fewer
 	}
-	fields := []string{pastID(e.Actor), pastID(e.Target), e.Result, string(e.Role), e.Foul, pastID(to), pastRule(e.Rule), ballots.String()}
+	targets := make([]string, len(e.Targets))
+	for i, t := range e.Targets {
+		targets[i] = pastID(t)
+	}
+	fields := []string{pastID(e.Actor), pastID(e.Target), e.Result, string(e.Role), e.Foul, pastID(to), pastRule(e.Rule), ballots.String(),
+		strings.Join(targets, " ")}
 	for len(fields) > 0 && fields[len(fields)-1] == "" {
 		fields = fields[:len(fields)-1]
 	}
@@ -176,7 +182,7 @@ func readPast(past string) []Event {
 			continue
 		}
 		f := strings.Split(line, ",")
-		f = append(f, make([]string, 9-min(len(f), 9))...)
+		f = append(f, make([]string, 10-min(len(f), 10))...)
 		typ, ok := types[f[0]]
 		if !ok {
 			typ = EventType(strings.TrimPrefix(f[0], "~"))
@@ -199,6 +205,9 @@ func readPast(past string) []Event {
 			voter, target, _ := strings.Cut(v, ":")
 			b.Voter, b.Target = readID(voter), readID(target)
 			e.Ballots = append(e.Ballots, b)
+		}
+		for t := range strings.FieldsSeq(f[9]) {
+			e.Targets = append(e.Targets, readID(t))
 		}
 		out = append(out, e)
 	}

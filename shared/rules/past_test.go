@@ -51,8 +51,8 @@ func TestPropertyPastKeepsTheStory(t *testing.T) {
 	})
 }
 
-// TestPastOfEveryField: every field an event may carry, and every kind of
-// ballot, reads back as it was written.
+// TestPastOfEveryField: every field an event may carry, every kind of ballot
+// and a best move's players, reads back as it was written.
 func TestPastOfEveryField(t *testing.T) {
 	events := []Event{
 		{Type: EvStarted},
@@ -64,6 +64,7 @@ func TestPastOfEveryField(t *testing.T) {
 		{Day: 1, Night: 1, Type: EvWarned, Target: "p2", Result: "3", Foul: FoulWords},
 		{Day: 1, Night: 1, Type: EvVoted, Ballots: []Ballot{{Voter: "p1", Target: "p2"}, {Voter: "p3"}, {Voter: "p10", Target: "p2", Missing: true}, {Voter: "p4", Target: "p5", Half: true}}},
 		{Day: 1, Night: 1, Type: EvVoted, Result: string(ReasonCarCrash), Ballots: []Ballot{{Voter: "p1", Yes: true}, {Voter: "p2"}}},
+		{Day: 1, Night: 2, Type: EvBestMove, Actor: "p5", Targets: []string{"p10", "p1", "p7"}},
 		{Day: 3, Night: 3, Type: EvGameOver, Result: string(Town), Rule: "R-SPORT-14"},
 	}
 	var s State

@@ -34,7 +34,7 @@ func drawOptions(t *rapid.T) Options {
 		c.MafiaFormula = rapid.SampledFrom([]MafiaFormula{"classic", "party"}).Draw(t, "formula")
 		for _, f := range []*bool{&c.Don, &c.Sheriff, &c.Doctor, &c.Lover, &c.Advocate, &c.Cinderella, &c.Maniac,
 			&c.OpenRoles, &c.LastPairMafia, &c.FirstNightMeeting, &c.IntroRound, &c.Day1SingleNomineeStays,
-			&c.FourLeftNoRevote, &c.HalfVote, &c.DoctorOncePerPlayer, &c.DoctorNamesPatient, &c.DrawSeats, &c.EyesClosed} {
+			&c.FourLeftNoRevote, &c.HalfVote, &c.DoctorOncePerPlayer, &c.DoctorNamesPatient, &c.DrawSeats, &c.EyesClosed, &c.BestMove} {
 			*f = rapid.Bool().Draw(t, "flag")
 		}
 		c.Win = rapid.SampledFrom([]Win{"parity", "elimination"}).Draw(t, "win")
@@ -259,6 +259,8 @@ func legalAction(t *rapid.T, s State) (Actor, Action, bool) {
 		a.Yes = &yes
 	case ActTestament:
 		a.Verdict = rapid.SampledFrom(o.Verdicts).Draw(t, "verdict")
+	case ActBestMove:
+		a.Target, a.Targets = "", drawNamed(t, o)
 	case ActManiacSide:
 		a.Side = rapid.SampledFrom([]ManiacSide{"alone", "mafia"}).Draw(t, "side")
 	case ActSeat:
@@ -269,6 +271,12 @@ func legalAction(t *rapid.T, s State) (Actor, Action, bool) {
 		}
 	}
 	return actor, a, true
+}
+
+// drawNamed draws the players a best move offered as o names: one to o.Max
+// of its targets, each once.
+func drawNamed(t *rapid.T, o Option) []string {
+	return rapid.SliceOfNDistinct(rapid.SampledFrom(o.Targets), 1, min(o.Max, len(o.Targets)), rapid.ID).Draw(t, "named")
 }
 
 // randomAction is any action by anyone, mostly not legal.
@@ -287,6 +295,9 @@ func randomAction(t *rapid.T, s State) (Actor, Action) {
 		Seat:    rapid.IntRange(-1, len(s.Players)+1).Draw(t, "seat"),
 		Side:    rapid.SampledFrom([]ManiacSide{"", "alone", "mafia"}).Draw(t, "side"),
 		Foul:    rapid.SampledFrom(append([]string{"", "x"}, Fouls...)).Draw(t, "foul"),
+		Targets: rapid.SliceOfN(rapid.Custom(func(t *rapid.T) string {
+			return fmt.Sprintf("p%d", rapid.IntRange(0, len(s.Players)+1).Draw(t, "named"))
+		}), 0, 4).Draw(t, "targets"),
 	}
 	if rapid.Bool().Draw(t, "hasYes") {
 		a.Yes = &yes
@@ -452,6 +463,9 @@ func leaks(s State, view View, v Viewer) error {
 			return fmt.Errorf("%+v is told who killed %+v", v, e)
 		case e.Role != "" && !s.player(e.Target).Shown:
 			return fmt.Errorf("%+v sees a hidden role in %+v", v, e)
+		case e.Type == EvBestMove && (e.Result != "" || e.Role != "" || e.Target != "" || e.Rule != ""):
+			// The names are said aloud; how many are black is the cards'.
+			return fmt.Errorf("%+v is told more of a best move than its names %+v", v, e)
 		case e.Type == EvHealed && !s.Rules.DoctorNamesPatient && (e.Target != "" || s.Rules.DoctorVictims):
 			// R-CLASSIC-11, R-MANIAC-07: a save is told by name only where the
 			// rules name the patient, and a Doctor among the victims' not at all.

@@ -81,6 +81,7 @@ var OptionSpecs = []OptionSpec{
 	oneOf("lastWords", "day", LastWordsAll, LastWordsTownNight, LastWordsSheriffNight, LastWordsNone),
 	toggle("testament", "day"),
 	toggle("testamentKills", "day"),
+	toggle("bestMove", "day"),
 	integer("revealAfter", 0, 5, "day"),
 	integer("warningsToMute", 0, 10, "fouls"),
 	integer("warningsToRemove", 0, 10, "fouls"),

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -99,6 +100,94 @@ func drawNight(t *rapid.T) (State, time.Time, bool) {
 	}
 	return s, now, false
 }
+
+// TestPropertyBestMoveShowsNoSecret: two games that differ only in the cards
+// of two players still at the table, one black and one red, where the first
+// night's killed makes the same best move (Options.BestMove), look the same to
+// everyone who may not know the cards, before it and after it: the names are
+// told to all, and how many of them are black to nobody until the end.
+func TestPropertyBestMoveShowsNoSecret(t *testing.T) {
+	var made, games int
+	rapid.Check(t, func(t *rapid.T) {
+		games++
+		a, now, maker, ok := drawBestMove(t)
+		if !ok {
+			return // no best move before the game ended
+		}
+		made++
+		b := a.clone()
+		var black, red []int
+		for i, p := range b.Players {
+			switch {
+			case !p.Alive || p.Shown:
+			case p.Role.Black():
+				black = append(black, i)
+			default:
+				red = append(red, i)
+			}
+		}
+		if len(black) > 0 && len(red) > 0 {
+			i, j := rapid.SampledFrom(black).Draw(t, "black"), rapid.SampledFrom(red).Draw(t, "red")
+			b.Players[i].Role, b.Players[j].Role = b.Players[j].Role, b.Players[i].Role
+		}
+		sameToOthers(t, a, b, now)
+		o := Legal(a, Actor{Player: maker})
+		move := Action{Type: ActBestMove, Targets: drawNamed(t, o[slices.IndexFunc(o, isBestMove)])}
+		a = mustApply(t, a, Actor{Player: maker}, move, now)
+		b = mustApply(t, b, Actor{Player: maker}, move, now)
+		sameToOthers(t, a, b, now)
+	})
+	// Most drawn games must come to a best move, or the property says little.
+	if made*4 < games {
+		t.Fatalf("only %d of %d games came to a best move", made, games)
+	}
+}
+
+// drawBestMove plays a random game with the best move on to the moment the
+// first night's killed may make it, and returns it with the maker; false if
+// the game ended first.
+func drawBestMove(t *rapid.T) (State, time.Time, string, bool) {
+	o := drawOptions(t)
+	if o.LastWords == LastWordsNone {
+		o.LastWords = LastWordsAll
+	}
+	o.BestMove = true
+	n := rapid.IntRange(o.MinPlayers, min(o.MaxPlayers, o.MinPlayers+4)).Draw(t, "players")
+	mod := rapid.SampledFrom([]string{ModeratorApp, ModeratorHost}).Draw(t, "moderator")
+	s, err := New("PROP03", o, mod, "en", t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range n {
+		if s, _, err = Join(s, fmt.Sprintf("P%d", i), t0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	now := t0
+	start := Action{Type: ActStart}
+	start.Deal[0] = rapid.Byte().Draw(t, "seed")
+	s = mustApply(t, s, Actor{Host: true}, start, now)
+	for range 2000 {
+		now = now.Add(time.Second)
+		s = Advance(s, now)
+		if s.Phase.Name == PhaseGameOver || s.Night > s.Rules.firstShotNight() {
+			return s, now, "", false
+		}
+		if sp := s.speaker(); sp != "" && slices.ContainsFunc(Legal(s, Actor{Player: sp}), isBestMove) {
+			return s, now, sp, true
+		}
+		if actor, a, ok := legalAction(t, s); ok && a.Type != ActBestMove && !(actor.Host && (a.Type == ActPause || a.Type == ActRemove || a.Type == ActWarn)) {
+			s = mustApply(t, s, actor, a, now)
+		} else if mod == ModeratorHost && slices.ContainsFunc(Legal(s, Actor{Host: true}), func(o Option) bool { return o.Type == ActAdvance }) {
+			s = mustApply(t, s, Actor{Host: true}, Action{Type: ActAdvance, Now: true}, now)
+		} else {
+			now = now.Add(time.Minute)
+		}
+	}
+	return s, now, "", false
+}
+
+func isBestMove(o Option) bool { return o.Type == ActBestMove }
 
 // anyTap draws one of actor's legal night taps in s, with a random target.
 func anyTap(t *rapid.T, s State, actor Actor, label string) Action {

@@ -110,6 +110,7 @@ type Player struct {
 	Right     int      `json:"right,omitempty"`     // the Commissar's right answers (R-PARTY-04)
 	Named     []string `json:"named,omitempty"`     // mafia the Commissar named rightly (R-PARTY-04)
 	Spoke     bool     `json:"spoke,omitempty"`     // testament made (R-CLASSIC-06)
+	BestMove  bool     `json:"bestMove,omitempty"`  // best move made (Options.BestMove)
 	// Device is the key of the device the player joined from, kept in the lobby
 	// only, so that the host can ban it (ActBan). It never leaves the server.
 	Device string `json:"device,omitempty"`

@@ -48,10 +48,11 @@ func (s *State) resumed() {
 const CondenseLevels = 12
 
 // told are the events kept at Condense level 3 and above: who was dealt in, the
-// chapters, who left the game and how, the cards shown and the end.
+// chapters, who left the game and how, the cards shown, the last words that
+// name players (a testament, the best move) and the end.
 var told = map[EventType]bool{
 	EvStarted: true, EvNightFell: true, EvDayBegan: true, EvKilled: true, EvEliminated: true,
-	EvRemoved: true, EvRole: true, EvRevealed: true, EvTestament: true, EvManiacSide: true, EvGameOver: true,
+	EvRemoved: true, EvRole: true, EvRevealed: true, EvTestament: true, EvBestMove: true, EvManiacSide: true, EvGameOver: true,
 }
 
 // Condense returns s with its story told more briefly, and changes nothing that

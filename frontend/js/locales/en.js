@@ -227,6 +227,8 @@ export default {
   'opt.testament.help': 'A Commissar killed at night may name a checked player as mafia or honest.',
   'opt.testamentKills': 'The testament kills',
   'opt.testamentKills.help': 'A player the testament rightly names as mafia leaves at once.',
+  'opt.bestMove': 'The best move',
+  'opt.bestMove.help': 'The player killed on the first night of shots names up to three players in the last word; the protocol counts how many were black. A club custom: none of the rule texts has it.',
   'opt.revealAfter': 'Commissar may reveal after',
   'opt.revealAfter.help': 'Right guesses before the Commissar may show his card; 0 is never.',
   'opt.warningsToMute': 'Warnings to lose a speech',
@@ -450,6 +452,10 @@ export default {
   'day.testament': 'Name a player you checked',
   'day.testament.mafia': '{target} is mafia',
   'day.testament.honest': '{target} is honest',
+  'day.best_move': 'Your best move',
+  'day.best_move.help': { one: 'Name the player you take for black. The table hears the name; whether you were right is told at the end.', other: 'Name up to {count} players you take for black. The table hears the names; how many are black is told at the end.' },
+  'day.best_move.pick': 'Pick the seats, then confirm.',
+  'day.best_move.picked': 'You name {names}.',
 
   // Votes.
   'vote.prompt': 'Who should leave the city?',
@@ -568,6 +574,7 @@ export default {
   'ev.defended': '{target} was sentenced, but the Advocate defended them: nobody leaves.',
   'ev.testament.mafia': 'In the last word {actor} names {target} as mafia.',
   'ev.testament.honest': 'In the last word {actor} names {target} as honest.',
+  'ev.best_move': '{actor}’s best move: {names}.',
   'ev.revealed.sheriff': '{actor} reveals the Sheriff’s card!',
   'ev.revealed.commissar': '{actor} reveals the Commissar’s card!',
   'ev.warned': { one: '{target} gets warning number {count}.', other: '{target} gets warning number {count}.' },
@@ -741,6 +748,7 @@ export default {
   'proto.row.hands': 'Hands raised',
   'proto.row.defended': 'Kept by the Advocate',
   'proto.row.corrected': 'Corrected by the moderator',
+  'proto.row.best_move': 'Best move',
   'proto.answer.black': 'black',
   'proto.answer.red': 'red',
   'proto.answer.sheriff.sheriff': 'the Sheriff',
@@ -757,6 +765,7 @@ export default {
   'proto.abstained': 'abstained: {seats}',
   'proto.tied': 'tie: {seats}',
   'proto.not_voted': 'did not vote: {seats}',
+  'proto.best_move': { one: '{seat} → {seats}: {count} black', other: '{seat} → {seats}: {count} black' },
   'proto.legend.missing': 'a vote not given, counted for the last nominee',
   'proto.legend.half': 'a half vote',
 };

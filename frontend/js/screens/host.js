@@ -208,7 +208,10 @@ export function hostScreen(app, code, token) {
     else if (v.phase.name === 'game_over') main.append(...over(t, v));
     else main.append(...inGame(t, moderator && !cardsShown() ? publicPart(v) : v, moderator));
     if (token) main.append(links(t, v));
-    else if (!inLobby) main.append(consoleOffer(t, v));
+    else if (!inLobby) {
+      const offer = consoleOffer(t, v);
+      if (offer) main.append(offer); // append() would write a null out as the word "null"
+    }
     replace(app.root, bar, main);
     session.tick(); // the new timers show the time at once, not at the next tick
   }

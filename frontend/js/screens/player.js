@@ -5,7 +5,8 @@ import * as api from '../api.js';
 import { Session } from '../session.js';
 import { buzz, wakeCard } from '../device.js';
 import { roleKey, sheriffVariant } from '../i18n.js';
-import { playerIndex, playerLabel, lastVote, voteLines, seatsDrawn } from '../story.js';
+import { playerIndex, playerLabel, lastVote, voteLines, seatsDrawn, bestMoveOf, eventText } from '../story.js';
+import { togglePick } from '../pick.js';
 import {
   topbar, timer, closingLine, phaseTitle, phaseKey, seatList, storyList, rolesList, targetButtons, noticeBox, stepData, morningCard, seatingCard, nextLine, ICON,
 } from '../ui.js';
@@ -567,6 +568,8 @@ export function playerScreen(app, code, seatKey) {
           }, t('day.testament.' + verdict, { target: P(id) })))));
         }
       }
+      const best = name === 'last_word' ? bestMove(t, v, me, P) : null;
+      if (best) sec.append(best);
       if (has(v, 'end_speech')) sec.append(h('button', { type: 'button', class: 'primary big end-speech', disabled: session.busy, dataset: { action: 'end_speech' }, onclick: () => act({ type: 'end_speech' }) }, t('day.end_speech')));
       out.push(sec);
     } else if (sp) {
@@ -576,6 +579,7 @@ export function playerScreen(app, code, seatKey) {
       out.push(h('section', { class: 'card', dataset: { screen: 'listen' } },
         h('h2', { class: 'speaker-line' }, ICON.speaking + ' ' + title),
         name === 'day' || name === 'intro' ? h('p', null, t('day.listen', { name: P(sp) })) : null,
+        name === 'last_word' ? bestMoveLine(t, v, sp) : null,
         pos > 0 && (name === 'day' || name === 'intro') ? h('p', { class: 'muted' }, t('day.next', { count: pos })) : null));
     }
     if (has(v, 'raise_hand')) {
@@ -585,6 +589,31 @@ export function playerScreen(app, code, seatKey) {
     }
     if (name === 'day' || name === 'defence') out.push(nominations(t, v, P));
     return out;
+  }
+
+  // bestMove is the last word's best move (the option bestMove): the seats to
+  // name, picked up to the action's most and confirmed, as the night's and the
+  // vote's picks are; once made, what the table heard. Nothing before or
+  // after it says anything of the seats' cards.
+  function bestMove(t, v, me, P) {
+    const opt = has(v, 'best_move');
+    if (!opt) return bestMoveLine(t, v, me.id);
+    const key = `best:${v.phase.night}:${me.id}`;
+    const picked = app.pick && app.pick.key === key ? app.pick.ids : [];
+    const toggle = (id) => { app.pick = { key, ids: togglePick(picked, id, opt.max) }; render(); };
+    return h('section', { class: 'best-move', dataset: { screen: 'best_move' } },
+      h('h3', null, t('day.best_move')),
+      h('p', { class: 'small' }, t('day.best_move.help', { count: opt.max })),
+      targetButtons(t, v, opt.targets, toggle, { disabled: session.busy, focus: 'best_move', me: me.id, picked, compact: true }),
+      h('p', { class: 'picked-line', role: 'status' }, picked.length ? t('day.best_move.picked', { names: t.list(picked.map(P)) }) : t('day.best_move.pick')),
+      confirmButton(t, picked.length ? picked : null, () => act({ type: 'best_move', targets: picked })));
+  }
+
+  // bestMoveLine says the best move the speaker id made, if any.
+  function bestMoveLine(t, v, id) {
+    const made = bestMoveOf(v.events, id);
+    return made ? h('p', { class: 'big-line', dataset: { screen: 'best_move_made' } },
+      eventText(made, { t, players: playerIndex(v.players), rules: v.rules })) : null;
   }
 
   // handRaised: this player raised a hand since the day began (R-MANIAC-09).

@@ -83,6 +83,7 @@ func TestVerify(t *testing.T) {
 		{Type: rules.EvVoted, Day: 2, Ballots: []rules.Ballot{{Voter: "p1", Target: "p4"}, {Voter: "p2", Target: "p4"}}},
 		{Type: rules.EvVoted, Day: 2, Result: "car_crash", Ballots: []rules.Ballot{{Voter: "p1", Yes: true}}},
 		{Type: rules.EvVoted, Day: 3, Ballots: []rules.Ballot{{Voter: "p1", Target: "p5"}, {Voter: "p1", Target: "p5"}}},
+		{Type: rules.EvBestMove, Night: 2, Actor: "p1", Targets: []string{"p2", "p4"}},
 	}
 	acks := []Ack{
 		{Type: rules.ActKill, Target: "p3", Night: 2},
@@ -92,9 +93,10 @@ func TestVerify(t *testing.T) {
 		{Type: rules.ActVote, Target: "p5", Day: 3},
 		{Type: rules.ActSleep, Night: 2},
 		{Type: rules.ActCheck, Target: "p2", Night: 2}, // not in the log: lost
+		{Type: rules.ActBestMove, Targets: []string{"p2", "p4"}, Night: 2},
 	}
 	c := Verify(events, "p1", acks, nil, nil, false)
-	if c.Acked != 7 || c.Checked != 5 || c.NoEvent != 1 || c.Lost != 1 || c.Doubled != 1 {
+	if c.Acked != 8 || c.Checked != 6 || c.NoEvent != 1 || c.Lost != 1 || c.Doubled != 1 {
 		t.Errorf("check %+v", c)
 	}
 	// A ballot the rules filled in (R-SPORT-05) is not a doubled vote.

@@ -14,6 +14,7 @@ type Ack struct {
 	ID      string           `json:"id"`
 	Type    rules.ActionType `json:"type"`
 	Target  string           `json:"target,omitempty"`
+	Targets []string         `json:"targets,omitempty"`
 	Yes     *bool            `json:"yes,omitempty"`
 	Verdict rules.Verdict    `json:"verdict,omitempty"`
 	Day     int              `json:"day"`
@@ -24,7 +25,7 @@ type Ack struct {
 
 // ackOf describes action a, chosen in view v.
 func ackOf(a rules.Action, v View) Ack {
-	return Ack{ID: a.ID, Type: a.Type, Target: a.Target, Yes: a.Yes, Verdict: a.Verdict,
+	return Ack{ID: a.ID, Type: a.Type, Target: a.Target, Targets: a.Targets, Yes: a.Yes, Verdict: a.Verdict,
 		Day: v.Phase.Day, Night: v.Phase.Night, Phase: v.Phase.Name}
 }
 
@@ -75,6 +76,8 @@ func keyOf(actor string, a Ack) string {
 		return fmt.Sprintf("day %d: %s vote_all %v", a.Day, actor, a.Yes != nil && *a.Yes)
 	case rules.ActTestament:
 		return fmt.Sprintf("day %d: %s testament %s %s", a.Day, actor, a.Target, a.Verdict)
+	case rules.ActBestMove:
+		return fmt.Sprintf("night %d: %s best_move %s", a.Night, actor, strings.Join(a.Targets, " "))
 	case rules.ActReveal:
 		return fmt.Sprintf("%s reveal", actor)
 	case rules.ActRaiseHand:
@@ -113,6 +116,10 @@ func eventKeys(events []rules.Event, actor string) map[string]int {
 		case rules.EvTestament:
 			if e.Actor == actor {
 				out[fmt.Sprintf("day %d: %s testament %s %s", e.Day, actor, e.Target, e.Result)]++
+			}
+		case rules.EvBestMove:
+			if e.Actor == actor {
+				out[fmt.Sprintf("night %d: %s best_move %s", e.Night, actor, strings.Join(e.Targets, " "))]++
 			}
 		case rules.EvRevealed:
 			if e.Actor == actor {
