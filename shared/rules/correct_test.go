@@ -130,47 +130,40 @@ func TestCorrectionClosedByOthers(t *testing.T) {
 			t.Fatalf("correct: %v, want %v", err, ErrWrongPhase)
 		}
 	}
-	t.Run("a nomination", func(t *testing.T) {
-		g := sport10(t)
-		g.s.Moderator = ModeratorHost
-		g.quietNight()
-		g.host(Action{Type: ActWarn, Target: id(3)})
-		speaker := g.s.player(g.s.speaker()).Seat
-		g.do(speaker, ActNominate, speaker%10+1)
-		refused(t, g)
-	})
-	t.Run("a vote", func(t *testing.T) {
-		g := sport10(t)
-		g.s.Moderator = ModeratorHost
-		g.quietNight()
-		g.speeches(map[int]int{2: 5, 3: 6})
-		g.want(PhaseVote)
-		g.host(Action{Type: ActWarn, Target: id(8)})
-		g.do(1, ActVote, 5)
-		refused(t, g)
-	})
-	t.Run("a night tap", func(t *testing.T) {
-		g := sport10(t)
-		g.s.Moderator = ModeratorHost
-		g.quietNight()
-		g.skipDay()
-		g.want(PhaseNight)
-		g.host(Action{Type: ActWarn, Target: id(8)})
-		g.do(8, ActSleep, 0)
-		refused(t, g)
-	})
-	t.Run("the morning", func(t *testing.T) {
-		g := sport10(t)
-		g.s.Moderator = ModeratorHost
-		g.quietNight()
-		g.skipDay()
-		g.want(PhaseNight)
-		night := g.s.Night
-		for g.s.Night == night && g.s.Phase.Name == PhaseNight {
-			g.host(Action{Type: ActAdvance})
-		}
-		refused(t, g)
-	})
+	for name, then := range map[string]func(g *game){
+		"a nomination": func(g *game) {
+			g.host(Action{Type: ActWarn, Target: id(3)})
+			speaker := g.s.player(g.s.speaker()).Seat
+			g.do(speaker, ActNominate, speaker%10+1)
+		},
+		"a vote": func(g *game) {
+			g.speeches(map[int]int{2: 5, 3: 6})
+			g.want(PhaseVote)
+			g.host(Action{Type: ActWarn, Target: id(8)})
+			g.do(1, ActVote, 5)
+		},
+		"a night tap": func(g *game) {
+			g.skipDay()
+			g.want(PhaseNight)
+			g.host(Action{Type: ActWarn, Target: id(8)})
+			g.do(8, ActSleep, 0)
+		},
+		"the morning": func(g *game) {
+			g.skipDay()
+			g.want(PhaseNight)
+			for night := g.s.Night; g.s.Night == night && g.s.Phase.Name == PhaseNight; {
+				g.host(Action{Type: ActAdvance})
+			}
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			g := sport10(t)
+			g.s.Moderator = ModeratorHost
+			g.quietNight()
+			then(g)
+			refused(t, g)
+		})
+	}
 }
 
 // TestCorrectionOfTheAppsHost: when the app moderates, the host's screen takes
