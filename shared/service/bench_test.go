@@ -40,21 +40,10 @@ func midGame(b *testing.B, st store.Store) (*service.Service, servicetest.Game) 
 	return nil, servicetest.Game{}
 }
 
-// hostTurns are host actions that always apply, in turn, and leave the game
-// where it was: a pause, the resume, and "next" ending the resume's hand-over
-// at once (the clock stands still, so it would never end by itself).
-var hostTurns = [...]rules.Action{{Type: rules.ActPause}, {Type: rules.ActResume}, {Type: rules.ActAdvance, Now: true}}
-
-// hostTurn is the i-th of hostTurns with an id of its own.
-func hostTurn(i int) rules.Action {
-	a := hostTurns[i%len(hostTurns)]
-	a.ID = servicetest.ActionID()
-	return a
-}
-
 // BenchmarkAct measures one action through the whole path (load, decode, apply,
 // encode, conditional write) on a game in its second day: the host pausing and
-// resuming (hostTurns). Every 63 actions the game is put back as it was, so it
+// resuming (servicetest.HostTurn). Every 63 actions the game is put back as
+// it was, so it
 // does not grow with b.N.
 func BenchmarkAct(b *testing.B) {
 	for _, s := range benchStores {
@@ -79,7 +68,7 @@ func BenchmarkAct(b *testing.B) {
 					}
 					b.StartTimer()
 				}
-				if _, err := svc.Act(ctx, g.Code, g.Host, hostTurn(i)); err != nil {
+				if _, err := svc.Act(ctx, g.Code, g.Host, servicetest.HostTurn(i)); err != nil {
 					b.Fatal(err)
 				}
 				i++
@@ -175,7 +164,7 @@ func BenchmarkDynaliteCapacity(b *testing.B) {
 		c.reset()
 		n := 0
 		for b.Loop() {
-			if _, err := svc.Act(ctx, g.Code, g.Host, hostTurn(n)); err != nil {
+			if _, err := svc.Act(ctx, g.Code, g.Host, servicetest.HostTurn(n)); err != nil {
 				b.Fatal(err)
 			}
 			n++

@@ -11,6 +11,7 @@ import (
 
 	"citysleeps/shared/bot"
 	"citysleeps/shared/rules"
+	"citysleeps/shared/service/servicetest"
 )
 
 // step makes the game move by one action: the first player, from a random
@@ -92,9 +93,9 @@ func reportStore(b *testing.B, target *Target, kind string) {
 
 // BenchmarkRequestPath measures one request at a time through HTTP on
 // loopback into the local server's handler: a poll answered 304, a full poll
-// of a game in its second day, and an action (the host pausing and resuming:
-// a read, a conditional write and, on bolt, an fsync), on the embedded store
-// and in memory.
+// of a game in its second day, and an action (the host pausing, resuming and
+// ending the resume's hand-over: a read, a conditional write and, on bolt, an
+// fsync), on the embedded store and in memory.
 func BenchmarkRequestPath(b *testing.B) {
 	for _, st := range []string{StoreBolt, StoreMemory} {
 		b.Run(st, func(b *testing.B) {
@@ -130,24 +131,22 @@ func BenchmarkRequestPath(b *testing.B) {
 				reportStore(b, target, KindPoll200)
 			})
 			b.Run("action", func(b *testing.B) {
-				// Each pause and resume adds an event; a fresh game every 40
-				// actions keeps the state the size of a real one.
+				// The host's round of pause, resume and "next" (servicetest.HostTurn)
+				// adds to the story; a fresh game every 13 rounds keeps the state
+				// the size of a real one.
 				target.Meter.Reset()
 				game, n := tb, 0
 				for b.Loop() {
-					if n > 0 && n%40 == 0 {
+					if n > 0 && n%(13*servicetest.HostTurns) == 0 {
 						b.StopTimer()
 						game = midGame(b, target, 50100+n%4000)
 						b.StartTimer()
 					}
-					typ := rules.ActPause
-					if n%2 == 1 {
-						typ = rules.ActResume
-					}
+					a := servicetest.HostTurn(n)
 					n++
-					r, err := game.host.JSON(ctx, "", http.MethodPost, "/api/games/"+game.code+"/actions", game.hostTok, rules.Action{ID: fmt.Sprintf("p%d", n), Type: typ})
+					r, err := game.host.JSON(ctx, "", http.MethodPost, "/api/games/"+game.code+"/actions", game.hostTok, a)
 					if err != nil || r.Status != http.StatusOK {
-						b.Fatalf("%s: %v %d %s", typ, err, r.Status, r.Body)
+						b.Fatalf("%s (action %d): %v %d %s", a.Type, n, err, r.Status, r.Body)
 					}
 				}
 				reportStore(b, target, KindAction)

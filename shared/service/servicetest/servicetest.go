@@ -104,6 +104,23 @@ func (g Game) Start(tb testing.TB, svc Client) rules.View {
 // ActionID returns a fresh random action id, like a client's (bot.ActionID).
 var ActionID = bot.ActionID
 
+// hostTurns are host actions that always apply, in turn, and leave the game
+// where it was: a pause, the resume, and "next" ending the resume's hand-over
+// at once (a benchmark's clock would never end it in time).
+var hostTurns = [...]rules.Action{{Type: rules.ActPause}, {Type: rules.ActResume}, {Type: rules.ActAdvance, Now: true}}
+
+// HostTurns is how many host actions bring the game back to where it was
+// (HostTurn).
+const HostTurns = len(hostTurns)
+
+// HostTurn is the i-th host action of a benchmark's endless round of them,
+// with an id of its own: the same game, one action at a time, for ever.
+func HostTurn(i int) rules.Action {
+	a := hostTurns[i%len(hostTurns)]
+	a.ID = ActionID()
+	return a
+}
+
 // MustAct sends an action and fails tb if it is refused.
 func MustAct(tb testing.TB, svc Client, code, token string, a rules.Action) rules.View {
 	tb.Helper()
