@@ -38,7 +38,9 @@ func TestCorrection(t *testing.T) {
 	}
 	victim := g.Players[3]
 	warned := fmt.Sprintf(`document.querySelector('li.seat[data-player=%q] .state.warned')`, victim.ID)
-	speaking := func(id string) string { return fmt.Sprintf(`document.querySelector('li.seat.is-speaking[data-player=%q]')`, id) }
+	speaking := func(id string) string {
+		return fmt.Sprintf(`document.querySelector('li.seat.is-speaking[data-player=%q]')`, id)
+	}
 	offer := func(what rules.ActionType) string {
 		return fmt.Sprintf(`document.querySelector('[data-action=correct][data-undoes=%q]')`, what)
 	}
