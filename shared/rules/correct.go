@@ -16,7 +16,8 @@ import (
 // that names the decision taken back and nothing else.
 
 // MaxCorrections is how many of the host's last decisions can be taken back,
-// one after another.
+// one after another. The store may keep fewer of a game too big for its
+// budget, the oldest going first (service.pack).
 const MaxCorrections = 3
 
 // correctable are the host's decisions a correction takes back: the game's

@@ -285,12 +285,18 @@ func encode(e *envelope) ([]byte, error) {
 const storedBudget = 4000
 
 // pack is encode for a write: when the game's stored form would be over
-// storedBudget, its story is condensed (rules.Condense) at the least level that
-// brings it within, and e keeps the condensed story, so the answer shows what
-// is stored. A game that does not fit even at the briefest level is returned
-// as it is, over the budget (the store takes up to 400 KB).
+// storedBudget, the host's decisions kept to be taken back give way first,
+// the oldest first (a table of thirty long names holds fewer than three), and
+// then its story is condensed (rules.Condense) at the least level that brings
+// it within; e keeps what is stored, so the answer shows it. A game that does
+// not fit even at the briefest level is returned as it is, over the budget
+// (the store takes up to 400 KB).
 func pack(e *envelope) ([]byte, error) {
 	b, err := encode(e)
+	for err == nil && len(b) > storedBudget && len(e.State.Corrections) > 0 {
+		e.State.Corrections = e.State.Corrections[1:]
+		b, err = encode(e)
+	}
 	story := e.State
 	for level := 1; err == nil && len(b) > storedBudget && level <= rules.CondenseLevels; level++ {
 		e.State = rules.Condense(story, level)
