@@ -121,40 +121,17 @@ func (s *Service) takeSeat(ctx context.Context, code string, req JoinRequest) (J
 	if req.Name != "" {
 		return Joined{}, invalid("a seat key takes the seat as it is, name and all: send it without a name")
 	}
-	device, err := req.device()
-	if err != nil {
-		return Joined{}, err
-	}
-	d, err := s.drawJoin()
-	if err != nil {
-		return Joined{}, err
-	}
-	var id, token string
-	out, err := s.write(ctx, "move", code, func(env *envelope, now time.Time, try int) (bool, error) {
-		var key []byte
-		if token, key, id = env.tokenFor(req.JoinID, d); id != "" {
-			return false, nil
-		}
+	return s.seatDevice(ctx, "move", code, req, func(env *envelope, device string, now time.Time) (rules.State, string, error) {
 		seat, l, ok := env.link(req.SeatKey)
 		switch {
 		case !ok:
-			return false, seatKeyRefused(CodeSeatKeyInvalid, "this link holds no seat of this game: it was used, replaced by a newer one, or made for another game; ask the host for a new one")
+			return rules.State{}, "", seatKeyRefused(CodeSeatKeyInvalid, "this link holds no seat of this game: it was used, replaced by a newer one, or made for another game; ask the host for a new one")
 		case l.closed(now):
-			return false, seatKeyRefused(CodeSeatKeyExpired, "this link's time is up; ask the host for a new one")
+			return rules.State{}, "", seatKeyRefused(CodeSeatKeyExpired, "this link's time is up; ask the host for a new one")
 		}
 		st, err := rules.Move(env.State, seat, device, now)
-		if err != nil {
-			return false, err
-		}
-		env.State, env.Key = st, key
-		env.seat(seat, hashToken(token))
-		id = seat
-		return true, nil
+		return st, seat, err
 	})
-	if err != nil {
-		return Joined{}, err
-	}
-	return Joined{PlayerID: id, Token: token, Game: out.view(rules.Viewer{Player: id})}, nil
 }
 
 // seatKeyRefused is the refusal of a seat key, with its code.

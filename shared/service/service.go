@@ -402,6 +402,24 @@ func (s *Service) Join(ctx context.Context, code string, req JoinRequest) (Joine
 	if err != nil {
 		return Joined{}, err
 	}
+	return s.seatDevice(ctx, "join", code, req, func(env *envelope, device string, now time.Time) (rules.State, string, error) {
+		if err := lookalikeError(name, env.State.Players); err != nil {
+			return rules.State{}, "", err
+		}
+		st, seat, err := rules.JoinFrom(env.State, name, device, now)
+		if err != nil {
+			return rules.State{}, "", err
+		}
+		return st, seat, env.takeJoin(now)
+	})
+}
+
+// seatDevice is what every join does around the seat it gives: the request's
+// device checked, the token drawn once for all tries, the join id's seat found
+// again on a retry, and the seat's token stored with the game that seat
+// returns (a new seat, or one moved to this device).
+func (s *Service) seatDevice(ctx context.Context, op, code string, req JoinRequest,
+	seat func(env *envelope, device string, now time.Time) (rules.State, string, error)) (Joined, error) {
 	device, err := req.device()
 	if err != nil {
 		return Joined{}, err
@@ -411,24 +429,18 @@ func (s *Service) Join(ctx context.Context, code string, req JoinRequest) (Joine
 		return Joined{}, err
 	}
 	var id, token string
-	out, err := s.write(ctx, "join", code, func(env *envelope, now time.Time, try int) (bool, error) {
+	out, err := s.write(ctx, op, code, func(env *envelope, now time.Time, try int) (bool, error) {
 		var key []byte
 		if token, key, id = env.tokenFor(req.JoinID, d); id != "" {
 			return false, nil
 		}
-		if err := lookalikeError(name, env.State.Players); err != nil {
-			return false, err
-		}
-		st, seat, err := rules.JoinFrom(env.State, name, device, now)
+		st, taken, err := seat(env, device, now)
 		if err != nil {
 			return false, err
 		}
-		if err := env.takeJoin(now); err != nil {
-			return false, err
-		}
 		env.State, env.Key = st, key
-		env.seat(seat, hashToken(token))
-		id = seat
+		env.seat(taken, hashToken(token))
+		id = taken
 		return true, nil
 	})
 	if err != nil {
