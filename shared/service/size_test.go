@@ -493,7 +493,9 @@ func TestEndlessGameStaysInOneReadUnit(t *testing.T) {
 	if votes < 2*rounds || stored >= votes {
 		t.Errorf("%d votes held, %d told: the test did not grow the story past the budget", votes, stored)
 	}
-	if recorded <= stored || p.Complete || p.WholeFrom > end.Phase.Night-3 {
+	// At least the last three nights stay whole (the deal moves the margin by
+	// a night, and so do the host's decisions kept to be taken back).
+	if recorded <= stored || p.Complete || p.WholeFrom > end.Phase.Night-2 {
 		t.Errorf("the protocol keeps %d votes, the story %d; whole from night %d of %d: the past kept too little", recorded, stored, p.WholeFrom, end.Phase.Night)
 	}
 	for _, d := range p.Days {
