@@ -157,8 +157,10 @@ export function joinGame(code, name, joinId, opts) {
 // takeSeat takes the seat a host's reseat link moved to this phone, retrying
 // with the same join id: the key is used by the first try that lands, and the
 // same join sent again gets that seat back.
-export function takeSeat(code, seatKey, joinId, opts) {
-  return postJoin(code, { seatKey, joinId, device: deviceId() }, opts);
+// In a game the app moderates the link takes its seat only with the seat's
+// code, from the card of the seat's own phone.
+export function takeSeat(code, seatKey, joinId, seatCode, opts) {
+  return postJoin(code, { seatKey, joinId, device: deviceId(), ...(seatCode ? { seatCode } : {}) }, opts);
 }
 
 function postJoin(code, body, opts) {

@@ -8,6 +8,7 @@
 // protocol names them; the seats' table gives the names.
 
 import { roleKey, sheriffVariant } from './i18n.js';
+import { isolate } from './story.js';
 
 // seatsText joins seat numbers.
 const seatsText = (seats) => (seats || []).join(', ');
@@ -93,7 +94,7 @@ function corrections(t, p, inside) {
 
 const label = (t, p, seat) => {
   const s = (p.seats || [])[seat - 1];
-  return s ? t('player.label', { seat, name: s.name }) : t('player.unknown');
+  return s ? t('player.label', { seat, name: isolate(s.name) }) : t('player.unknown');
 };
 
 function nightRows(t, p, n) {

@@ -11,11 +11,20 @@ export function playerIndex(players) {
   return m;
 }
 
+// isolate sets a name apart from the text around it (Unicode's first-strong
+// isolate, U+2068 … U+2069): a right-to-left name, or one that ends in
+// "#5", is laid out on its own and cannot reorder the seat numbers and words
+// beside it. Every name a page shows in a sentence goes through it; a name
+// alone in its element is in a <bdi> (ui.js).
+export function isolate(name) {
+  return '\u2068' + name + '\u2069';
+}
+
 // playerLabel names a player with seat and name ("#4 Anna").
 export function playerLabel(t, players, id) {
   const p = players instanceof Map ? players.get(id) : playerIndex(players).get(id);
   if (!p) return t('player.unknown');
-  return t('player.label', { seat: p.seat, name: p.name });
+  return t('player.label', { seat: p.seat, name: isolate(p.name) });
 }
 
 // roleName is a role's name under the game's rules (Sheriff or Commissar).

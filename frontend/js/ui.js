@@ -2,7 +2,7 @@
 
 import { h } from './dom.js';
 import { LANGS, LANG_NAMES, roleKey } from './i18n.js';
-import { playerLabel, playerIndex, story, roleName, eventText, nightOutcome, nextStepText } from './story.js';
+import { isolate, playerLabel, playerIndex, story, roleName, eventText, nightOutcome, nextStepText } from './story.js';
 import { publicRoles } from './view.js';
 
 // ICONS pair every state with a symbol, so that no state is told by colour alone.
@@ -127,7 +127,7 @@ export function seatList(t, view, opts = {}) {
     },
     h('span', { class: 'seat-no', 'aria-hidden': 'true' }, String(pl.seat)),
     h('span', { class: 'seat-main' },
-      h('span', { class: 'seat-name' }, h('span', { class: 'sr-only' }, t('player.label', { seat: pl.seat, name: pl.name })), h('span', { 'aria-hidden': 'true' }, pl.name), me ? h('span', { class: 'you-tag' }, ' ' + ICON.you + ' ' + t('seat.you')) : null),
+      h('span', { class: 'seat-name' }, h('span', { class: 'sr-only' }, t('player.label', { seat: pl.seat, name: isolate(pl.name) })), h('bdi', { 'aria-hidden': 'true' }, pl.name), me ? h('span', { class: 'you-tag' }, ' ' + ICON.you + ' ' + t('seat.you')) : null),
       role ? h('span', { class: 'seat-role' }, (ICON[pl.team] || '') + ' ' + role) : null,
       h('span', { class: 'seat-states' }, states.length
         ? states.map(([icon, word, cls]) => h('span', { class: ['state', cls] }, icon + ' ' + word))
@@ -152,7 +152,7 @@ export function rolesList(t, view) {
   return h('ul', { class: 'roles' }, view.players.map((pl) => h('li', { class: ['role-row', 'team-' + (pl.team || 'none'), !pl.alive && 'out'], dataset: { player: pl.id, role: pl.role || undefined } },
     h('span', { class: 'seat-no', 'aria-hidden': 'true' }, String(pl.seat)),
     h('span', { class: 'seat-main' },
-      h('span', { class: 'seat-name' }, h('span', { class: 'sr-only' }, t('player.label', { seat: pl.seat, name: pl.name })), h('span', { 'aria-hidden': 'true' }, pl.name)),
+      h('span', { class: 'seat-name' }, h('span', { class: 'sr-only' }, t('player.label', { seat: pl.seat, name: isolate(pl.name) })), h('bdi', { 'aria-hidden': 'true' }, pl.name)),
       h('span', { class: 'role-line' },
         h('span', { class: 'seat-role' }, pl.role ? (ICON[pl.team] || '') + ' ' + roleName(t, pl.role, view.rules) : '?'),
         h('span', { class: 'state' }, pl.removed ? ICON.removed + ' ' + t('seat.removed') : pl.alive ? ICON.alive + ' ' + t('seat.alive') : ICON.dead + ' ' + t('seat.dead')))))));
@@ -196,7 +196,7 @@ export function targetButtons(t, view, targets, onPick, { disabled, cls, focus, 
     },
     h('span', { class: 'target-seat', 'aria-hidden': 'true' }, p ? String(p.seat) : '?'),
     h('span', { class: 'target-text', 'aria-hidden': 'true' },
-      h('span', { class: 'target-name' }, p ? p.name : playerLabel(t, idx, id)),
+      h('bdi', { class: 'target-name' }, p ? p.name : playerLabel(t, idx, id)),
       mine ? h('span', { class: 'target-tag' }, ICON.you + '\u00a0' + t('seat.you')) : null,
       previous === id ? h('span', { class: 'target-tag' }, '↺ ' + t('vote.previous')) : null),
     h('span', { class: 'sr-only' }, playerLabel(t, idx, id) + (mine ? ', ' + t('seat.you') : '')));
@@ -230,7 +230,7 @@ export function seatingCard(t, view, { me, cls = 'card' } = {}) {
     h('p', { class: 'muted' }, t('seats.help')),
     h('ol', { class: 'seating-list' }, view.players.map((p) => h('li', { class: ['seating-seat', p.id === me && 'me'] },
       h('span', { class: 'seat-no', 'aria-hidden': 'true' }, String(p.seat)),
-      h('span', { class: 'seat-name' }, h('span', { class: 'sr-only' }, t('player.label', { seat: p.seat, name: p.name })), h('span', { 'aria-hidden': 'true' }, p.name))))));
+      h('span', { class: 'seat-name' }, h('span', { class: 'sr-only' }, t('player.label', { seat: p.seat, name: isolate(p.name) })), h('bdi', { 'aria-hidden': 'true' }, p.name))))));
 }
 
 // nextLine says, in a hand-over, what comes next ("#5 Ann, your minute"); the

@@ -78,11 +78,17 @@ test('a join is resent with the same join id and this device\'s id', async () =>
 test('a seat key is sent without a name, resent with the same join id', async () => {
   const sent = fakeFetch([[503, { 'Retry-After': '1' }], [201]]);
   const r = recorder();
-  const res = await takeSeat('K7QX2M', 'key-0123456789abcdefghij', 'join-0123456789abcdef', { wait: r.wait });
+  const res = await takeSeat('K7QX2M', 'key-0123456789abcdefghij', 'join-0123456789abcdef', '', { wait: r.wait });
   assert.equal(res.status, 201);
   assert.equal(sent.length, 2);
   assert.equal(sent[0].path, '/api/games/K7QX2M/players');
   for (const s of sent) assert.deepEqual(s.body, { seatKey: 'key-0123456789abcdefghij', joinId: 'join-0123456789abcdef', device: deviceId() });
+});
+
+test('a seat key goes with the seat code where the game asks for one', async () => {
+  const sent = fakeFetch([[201]]);
+  await takeSeat('K7QX2M', 'key-0123456789abcdefghij', 'join-0123456789abcdef', '042917');
+  assert.deepEqual(sent[0].body, { seatKey: 'key-0123456789abcdefghij', joinId: 'join-0123456789abcdef', device: deviceId(), seatCode: '042917' });
 });
 
 test('every POST carries the SHA-256 of its body, which CloudFront signs for the functions; a GET none', async () => {

@@ -1,5 +1,11 @@
 import test from 'node:test';
-import assert from 'node:assert/strict';
+import strict from 'node:assert/strict';
+
+// Every name in a sentence is isolated (story.js isolate, U+2068 … U+2069);
+// the sentences here are compared without the isolates, which "names are
+// isolated" checks on their own.
+const bare = (x) => (typeof x === 'string' ? x.replace(/[\u2068\u2069]/g, '') : Array.isArray(x) ? x.map(bare) : x);
+const assert = { ...strict, equal: (a, b, m) => strict.equal(bare(a), b, m), deepEqual: (a, b, m) => strict.deepEqual(bare(a), b, m) };
 import { readFileSync } from 'node:fs';
 import { makeT, LANGS } from '../js/i18n.js';
 import { eventText, voteLines, story, playerIndex, playerLabel, announcements, lastVote, tidy, nightOutcome, nextStepText, seatsDrawn, bestMoveOf, SPOKEN } from '../js/story.js';
@@ -75,6 +81,13 @@ test('names go in as plain text', () => {
   const t = makeT('en');
   assert.equal(eventText({ type: 'killed', target: 'p3' }, { t, players, rules: {} }), '#3 <b>Eve</b> was killed tonight.');
   assert.equal(playerLabel(t, players, 'nobody'), 'someone');
+});
+
+test('names are isolated, so that a right-to-left name cannot move the seat numbers beside it', () => {
+  const t = makeT('en');
+  const rtl = playerIndex([{ id: 'p5', seat: 5, name: 'אבג #5' }, { id: 'p6', seat: 6, name: 'Dan' }]);
+  strict.equal(playerLabel(t, rtl, 'p5'), '#5 \u2068אבג #5\u2069');
+  strict.equal(eventText({ type: 'killed', target: 'p6' }, { t, players: rtl, rules: {} }), '#6 \u2068Dan\u2069 was killed tonight.');
 });
 
 test('vote lines say who voted for whom', () => {

@@ -27,6 +27,7 @@ import (
 	"net/netip"
 	"os"
 	"os/signal"
+	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -98,10 +99,7 @@ func run(ctx context.Context, getenv func(string) string, out io.Writer, ready c
 	if cfg.rate > 0 {
 		api = ratelimit.Wrap(api, ratelimit.Config{PerSecond: cfg.rate, Burst: max(1, int(2*cfg.rate))}, httpapi.TooManyRequests)
 	}
-	mux := http.NewServeMux()
-	mux.Handle("/api/", api)
-	mux.Handle("/", site.Handler(os.DirFS(cfg.frontendDir)))
-	srv := localserver.New(mux, logger)
+	srv := localserver.New(router(api, site.Handler(os.DirFS(cfg.frontendDir))), logger)
 
 	fmt.Fprintf(out, "City Sleeps is running.\n  Open on this computer:      %s\n", local)
 	if lan != "" {
@@ -247,4 +245,18 @@ func sweep(ctx context.Context, st *store.Bolt, logger *slog.Logger) {
 		case <-t.C:
 		}
 	}
+}
+
+// router sends a path under /api/, as it reads once cleaned, to the API and
+// the rest to the site. A ServeMux would answer a path written otherwise
+// ("//api/games/X", "/api/./games/X") with a redirect of its own, without the
+// API's headers; the API answers those as it answers an unknown path.
+func router(api, site http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if p := path.Clean("/" + r.URL.Path); p == "/api" || strings.HasPrefix(p, "/api/") {
+			api.ServeHTTP(w, r)
+			return
+		}
+		site.ServeHTTP(w, r)
+	})
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -129,4 +130,32 @@ func (s *syncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+// TestNonCanonicalAPIPaths: an API path written in another than its clean
+// form is answered as the API answers an unknown path, a 404 with the API's
+// headers, never a redirect without them (issue 29).
+func TestNonCanonicalAPIPaths(t *testing.T) {
+	url, _, _ := serve(t, map[string]string{"PORT": "0", "DATA_DIR": t.TempDir()})
+	base := strings.Replace(url, "localhost", "127.0.0.1", 1)
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	for _, p := range []string{"//api/games/ABCDEF", "/api/./games/ABCDEF", "/api/games/ABCDEF/../ABCDEF", "/api//health", "/api/health/"} {
+		res, err := client.Get(base + p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var e struct {
+			Error struct{ Code string } `json:"error"`
+		}
+		err = json.NewDecoder(res.Body).Decode(&e)
+		res.Body.Close()
+		if res.StatusCode != http.StatusNotFound || err != nil || e.Error.Code != "not_found" || res.Header.Get("X-Content-Type-Options") != "nosniff" {
+			t.Errorf("GET %s: %d, error %q (%v), nosniff %q: want the API's 404", p, res.StatusCode, e.Error.Code, err, res.Header.Get("X-Content-Type-Options"))
+		}
+	}
+	res, err := client.Get(base + "/api/health")
+	if err != nil || res.StatusCode != http.StatusOK {
+		t.Fatalf("the clean path: %v %v", res, err)
+	}
+	res.Body.Close()
 }

@@ -22,6 +22,7 @@ const (
 	CodeMethodNotAllowed = string(service.ErrMethodNotAllowed)
 	CodeConflict         = string(service.ErrConflict)
 	CodeTooLarge         = string(service.ErrTooLarge)
+	CodeUnprocessable    = string(service.ErrUnprocessable)
 	CodeUnsupportedType  = string(service.ErrUnsupportedType)
 	CodeRateLimited      = string(service.ErrLimited)
 	CodeBusy             = string(service.ErrBusy)
@@ -39,6 +40,7 @@ var statusOf = map[service.Kind]int{
 	service.ErrMethodNotAllowed: http.StatusMethodNotAllowed,
 	service.ErrConflict:         http.StatusConflict,
 	service.ErrTooLarge:         http.StatusRequestEntityTooLarge,
+	service.ErrUnprocessable:    http.StatusUnprocessableEntity,
 	service.ErrUnsupportedType:  http.StatusUnsupportedMediaType,
 	service.ErrLimited:          http.StatusTooManyRequests,
 	service.ErrBusy:             http.StatusServiceUnavailable,

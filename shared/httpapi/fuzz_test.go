@@ -5,9 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/go-json-experiment/json/jsontext"
 
 	"citysleeps/shared/httpapi/apitest"
 	"citysleeps/shared/rules"
@@ -27,24 +30,50 @@ func checkDecodeError(t *testing.T, err error) {
 }
 
 // onlyFields fails unless data is one JSON object (or null) whose keys are
-// all among fields, as the decoder matches them.
+// all among fields, spelled exactly so, each at most once (issue 29:
+// {"Id","TyPe"} was taken for {"id","type"}, and a key twice as its last).
 func onlyFields(t *testing.T, data []byte, fields ...string) {
 	t.Helper()
-	var back map[string]any
-	if err := json.Unmarshal(data, &back); err != nil {
+	if keys, ok := objectKeys(data); ok {
+		seen := map[string]bool{}
+		for _, k := range keys {
+			if !slices.Contains(fields, k) || seen[k] {
+				t.Fatalf("accepted the field %q (known exactly: %v; seen before: %v)", k, fields, seen[k])
+			}
+			seen[k] = true
+		}
+		return
+	}
+	if string(bytes.TrimSpace(data)) != "null" {
 		t.Fatalf("accepted %q, which is not one JSON object", data)
 	}
-	for k := range back {
-		if !slices.ContainsFunc(fields, func(f string) bool { return strings.EqualFold(f, k) }) {
-			t.Fatalf("accepted the unknown field %q", k)
+}
+
+// objectKeys lists the keys of the JSON object data as written, repeats
+// included, or reports that data is no object.
+func objectKeys(data []byte) ([]string, bool) {
+	dec := jsontext.NewDecoder(bytes.NewReader(data), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
+		return nil, false
+	}
+	var keys []string
+	for dec.PeekKind() != '}' {
+		name, err := dec.ReadToken()
+		if err != nil {
+			return nil, false
+		}
+		keys = append(keys, name.String())
+		if err := dec.SkipValue(); err != nil {
+			return nil, false
 		}
 	}
+	return keys, true
 }
 
 var createSeeds = []string{
 	`{"preset":"sport"}`, `{"preset":"classic","moderator":"host","lang":"ru","options":{"speech":30}}`,
 	`{"preset":"party","options":null}`, `{}`, `null`, `[]`, `{"preset":1}`, `{"preset":"sport"} x`,
-	`{"preset":"sport","x":1}`, `{"preset":"sport","lang":"\u0000"}`, `{"preset":"` + strings.Repeat("s", 40) + `"}`, ``, `{`,
+	`{"preset":"sport","x":1}`, `{"Preset":"sport"}`, `{"preset":"sport","preset":"party"}`, `{"preset":"sport","lang":"\u0000"}`, `{"preset":"` + strings.Repeat("s", 40) + `"}`, ``, `{`,
 }
 
 // FuzzDecodeCreate: the create route only decodes (the service checks the
@@ -86,7 +115,7 @@ func FuzzDecodeJoin(f *testing.F) {
 var joinSeeds = []string{`{"name":"Аня"}`, `{"name":"  a  ","joinId":"0123456789abcdef","device":"0123456789abcdef"}`,
 	`{"name":""}`, `{"name":"a\u0007"}`, `{"name":"a","b":1}`, `{"name":1}`, `"a"`, `{"name":"\ud800"}`, `{"joinId":7}`,
 	`{"seatKey":"AAAAAAAAAAAAAAAAAAAAAAAA"}`, `{"seatKey":"x"}`, `{"seatKey":""}`, `{"seatKey":null}`,
-	`{"seatKey":"AAAAAAAAAAAAAAAAAAAAAAAA","name":"Sub"}`, `{"seatKey":"AAAAAAAAAAAAAAAAAAAAAAA=","joinId":"0123456789abcdef"}`}
+	`{"seatKey":"AAAAAAAAAAAAAAAAAAAAAAAA","name":"Sub"}`, `{"Name":"Ann"}`, `{"name":"Ann","name":"Bob"}`, `{"seatKey":"AAAAAAAAAAAAAAAAAAAAAAA=","joinId":"0123456789abcdef"}`}
 
 // FuzzJoinInPlay sends arbitrary bodies to the join route of a game in play,
 // with a link open to move a seat to another device: the answer is a client
@@ -120,7 +149,19 @@ var actionSeeds = []string{
 	`{"id":"a8","type":"kill","target":"p1"}`, `{"type":"sleep"}`, `{"id":"x"}`, `{"id":"a","type":"start","Deal":[1]}`,
 	`{"id":"a","type":"vote_all","yes":"no"}`, `{"id":"a","type":"seat","seat":1e99}`, `[1]`, `nul`, `{"id":"a","type":"start"}{}`,
 	`{"id":"a9","type":"reseat","target":"p2"}`, `{"id":"a","type":"reseat","target":"p99"}`, `{"id":"a","type":"reseat"}`,
-	`{"id":"b1","type":"best_move","targets":["p1","p2","p3"]}`, `{"id":"b","type":"best_move","targets":"p1"}`, `{"id":"b","type":"best_move","targets":[1]}`,
+	`{"id":"b1","type":"best_move","targets":["p1","p2","p3"]}`, `{"Id":"ci-1","TyPe":"leave"}`, `{"id":"c","type":"vote","type":"leave"}`,
+	`{"id":"b2","type":"best_move","targets":["p1"],"targets":["p2","p3"]}`, `{"id":"b","type":"best_move","targets":"p1"}`, `{"id":"b","type":"best_move","targets":[1]}`,
+}
+
+// actionFields are the JSON names of rules.Action's fields.
+func actionFields() []string {
+	var out []string
+	for f := range reflect.TypeFor[rules.Action]().Fields() {
+		if name, _, _ := strings.Cut(f.Tag.Get("json"), ","); name != "" && name != "-" {
+			out = append(out, name)
+		}
+	}
+	return out
 }
 
 // FuzzDecodeAction: the actions route only decodes (the service and the rules
@@ -134,6 +175,9 @@ func FuzzDecodeAction(f *testing.F) {
 		if err := decode(bytes.NewReader(data), &a); err != nil {
 			checkDecodeError(t, err)
 			return
+		}
+		if string(bytes.TrimSpace(data)) != "null" {
+			onlyFields(t, data, actionFields()...)
 		}
 		if a.Deal != [32]byte{} {
 			t.Fatalf("accepted a deal from the client: %+v", a)

@@ -5,17 +5,20 @@ import (
 	"compress/gzip"
 	"net/http"
 	"strings"
-	"sync"
+
+	"citysleeps/shared/reuse"
 )
 
 // gzipMin is the smallest body worth compressing: below it the gzip header and
 // the client's work outweigh the bytes saved.
 const gzipMin = 1024
 
-var gzipWriters = sync.Pool{New: func() any {
+// gzipWriters keeps compressors for the next answer (package reuse says why
+// not a sync.Pool); Reset points one at its new output.
+var gzipWriters = reuse.New(16, func() *gzip.Writer {
 	w, _ := gzip.NewWriterLevel(nil, gzip.BestSpeed)
 	return w
-}}
+})
 
 // acceptsGzip reports whether the request's Accept-Encoding lists gzip with a
 // non-zero weight. Browsers always send it.
@@ -50,7 +53,7 @@ func compresses(r *http.Request, n int) bool { return n >= gzipMin && acceptsGzi
 // padGzip expects.
 func gzipped(data []byte) []byte {
 	var b bytes.Buffer
-	zw := gzipWriters.Get().(*gzip.Writer)
+	zw := gzipWriters.Get()
 	zw.Reset(&b)
 	zw.Write(data)
 	zw.Close()

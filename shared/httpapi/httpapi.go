@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"path"
 	"runtime/debug"
 	"slices"
 	"strconv"
@@ -18,6 +19,7 @@ import (
 	"time"
 
 	"citysleeps/shared/protocol"
+	"citysleeps/shared/ratings"
 	"citysleeps/shared/rules"
 	"citysleeps/shared/service"
 )
@@ -32,6 +34,7 @@ type Games interface {
 	ActTable(ctx context.Context, code, token string, a rules.Action) (service.Table, error)
 	Again(ctx context.Context, code, token string) (service.Created, error)
 	Protocol(ctx context.Context, code, token string) (protocol.Protocol, error)
+	MafiaRatings(ctx context.Context, code, token string) (ratings.Game, error)
 }
 
 var _ Games = (*service.Service)(nil)
@@ -73,6 +76,7 @@ func New(cfg Config) http.Handler {
 		PathGame:     h.read,
 		PathQR:       h.qr,
 		PathProtocol: h.protocol,
+		PathExport:   h.export,
 		PathHealth:   h.health,
 		PathRules:    h.rules,
 		PathActions:  h.act,
@@ -131,8 +135,10 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 }
 
 // middleware adds the security headers, refuses a path written with escapes
-// (no route has a character that needs one, and a limit that counts a route
-// by its path must not be got around by spelling it otherwise), turns a panic
+// or in any but its one clean form (no route has a character that needs
+// escaping, a limit that counts a route by its path must not be got around by
+// spelling it otherwise, and "//api/…" or "/api/./…" would otherwise get a
+// redirect without these headers), turns a panic
 // into a logged 500 and logs one line per request (never the token or the
 // body).
 func (h *handler) middleware(next http.Handler) http.Handler {
@@ -140,7 +146,7 @@ func (h *handler) middleware(next http.Handler) http.Handler {
 		start := time.Now()
 		sw := &statusWriter{ResponseWriter: w}
 		apiHeaders(w.Header())
-		if r.URL.RawPath != "" {
+		if r.URL.RawPath != "" || path.Clean(r.URL.Path) != r.URL.Path {
 			h.fail(sw, r, errNoRoute)
 			return
 		}
@@ -226,12 +232,26 @@ func (h *handler) join(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	game := h.embedded(r, j.Game)
-	writeJSON(w, http.StatusCreated, struct {
-		PlayerID string          `json:"playerId"`
-		Token    string          `json:"token"`
-		Game     json.RawMessage `json:"game"`
-	}{j.PlayerID, j.Token, game})
+	// The answer holds the seat's view, so it goes out as long as every
+	// seat's would (writeViews): each seat's answer is its id, a token as long
+	// as the new one, and its view.
+	stand := strings.Repeat("-", len(j.Token))
+	h.writeViews(w, r, http.StatusCreated, j.Table(), len(j.Token), func(v rules.View, view []byte, own bool) []byte {
+		token := stand
+		if own {
+			token = j.Token
+		}
+		id := v.Viewer.Player
+		data, err := json.Marshal(struct {
+			PlayerID string          `json:"playerId"`
+			Token    string          `json:"token"`
+			Game     json.RawMessage `json:"game"`
+		}{id, token, view})
+		if err != nil {
+			panic(fmt.Sprintf("httpapi: cannot encode a join's answer: %v", err)) // plain data
+		}
+		return data
+	})
 }
 
 // GET /api/games/{code}
@@ -383,6 +403,37 @@ func (h *handler) protocol(w http.ResponseWriter, r *http.Request) {
 	writeJSONBody(w, r, http.StatusOK, data)
 }
 
+// FormatMafiaRatings is the export route's one format so far: mafiaratings'
+// game JSON (docs/EXPORT.md).
+const FormatMafiaRatings = "mafiaratings"
+
+// GET /api/games/{code}/export?format=mafiaratings: the finished game in a
+// rating site's format, for anyone, as its protocol is once the game is over;
+// 409 game_not_over before, 422 not_exportable for a game the format cannot
+// tell. The token is optional, as for the protocol, and checked if given.
+func (h *handler) export(w http.ResponseWriter, r *http.Request) {
+	if f := r.URL.Query().Get("format"); f != FormatMafiaRatings {
+		h.fail(w, r, service.Refuse(service.ErrInvalid, "format must be "+FormatMafiaRatings))
+		return
+	}
+	token, err := bearer(r)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	g, err := h.cfg.Games.MafiaRatings(r.Context(), r.PathValue("code"), token)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	data, err := json.Marshal(g)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	writeJSONBody(w, r, http.StatusOK, data)
+}
+
 // The links a QR code can hold (the qr route's ?link=).
 const (
 	linkJoin   = "join"
@@ -523,27 +574,48 @@ func (h *handler) notModified(w http.ResponseWriter, r *http.Request, code, toke
 }
 
 // writeView sends the view of t with its ETag and poll hint, or 304 when the
-// client already has it (If-None-Match, on reads only). A player's view is
-// padded to the size of every seat's (writeSeatView).
+// client already has it (If-None-Match, on reads only).
 func (h *handler) writeView(w http.ResponseWriter, r *http.Request, t service.Table, token string, conditional bool) {
 	v := t.View
 	etag := etagOf(service.Revision{Version: v.Version, Tick: v.Tick}, token)
 	w.Header().Set("ETag", etag)
-	poll := pollAfter(v.Timing, isScreen(v.Viewer), h.cfg.Now())
-	h.setPoll(w, poll)
 	if conditional && etagMatch(r.Header.Values("If-None-Match"), etag) {
+		h.setPoll(w, pollAfter(v.Timing, isScreen(v.Viewer), h.cfg.Now()))
 		w.WriteHeader(http.StatusNotModified)
 		return
 	}
+	h.writeViews(w, r, http.StatusOK, t, 0, nil)
+}
+
+// writeViews is the one way out of the API for an answer that carries a
+// view, whatever its route: a read, an action's answer, a join, a seat key's.
+// It sends the poll hint, and a player's answer padded to the length of
+// every seat's answer of the same revision (writeSeatView), so that its
+// length says nothing of the card. wrap, when not nil, makes the answer of a
+// seat from that seat's view and its JSON (a join's puts the seat's id and
+// token around it): own says whether it is the answer sent, which alone may
+// hold its seat's secret (secret bytes long; every other answer, and this
+// one as the padding reckons it, a stand-in as long). Without wrap the
+// answer is the view.
+func (h *handler) writeViews(w http.ResponseWriter, r *http.Request, status int, t service.Table, secret int, wrap func(v rules.View, view []byte, own bool) []byte) {
+	poll := pollAfter(t.View.Timing, isScreen(t.View.Viewer), h.cfg.Now())
+	h.setPoll(w, poll)
+	answer := func(v rules.View, own bool) []byte {
+		js := viewJSON(v, poll, h.joinLink(r, v))
+		if wrap != nil {
+			return wrap(v, js, own)
+		}
+		return js
+	}
 	if t.Seats == nil {
-		writeJSONBody(w, r, http.StatusOK, viewJSON(v, poll, h.joinLink(r, v)))
+		writeJSONBody(w, r, status, answer(t.View, true))
 		return
 	}
 	seats := make([][]byte, len(t.Seats))
 	for i, s := range t.Seats {
-		seats[i] = viewJSON(s, poll, h.joinLink(r, s))
+		seats[i] = answer(s, false)
 	}
-	writeSeatView(w, r, seats, t.Noise)
+	writeSeatView(w, r, status, seats, answer(t.View, true), secret, t.Noise)
 }
 
 // setPoll sends the poll hint as a header, so that a 304 carries it too.

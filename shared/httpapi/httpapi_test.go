@@ -899,7 +899,7 @@ func TestPollAfter(t *testing.T) {
 
 // phoneHint is a phone's hint with no deadline near under rules o.
 func phoneHint(o rules.Options) time.Duration {
-	return min(phoneEvery, time.Duration(o.HandOver)*time.Second) - requestTime
+	return min(PhoneEvery, time.Duration(o.HandOver)*time.Second) - requestTime
 }
 
 // screenHint is a screen's hint with no deadline near, in a game whose

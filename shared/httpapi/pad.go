@@ -29,24 +29,35 @@ const (
 	gzipBlock = 256
 )
 
-// writeSeatView sends a player's view padded to the length of every seat's
-// view of its revision: seats are the JSON of those views, the player's own
-// last, and noise the revision's (service.Table). The decision to compress is
-// taken on the padded length, so it is the same for every seat too, and a
-// gzipped answer inflates to the padded JSON that is sent otherwise.
-func writeSeatView(w http.ResponseWriter, r *http.Request, seats [][]byte, noise uint64) {
+// writeSeatView sends own, a player's answer, padded to the length of every
+// seat's answer of its revision: seats are those answers as the padding
+// reckons them, the player's own among them, and noise the revision's
+// (service.Table). Where an answer holds a secret of its own seat (a join's
+// token), seats has a stand-in of the same length in every seat's answer and
+// own the real one; secret is its length, and a gzipped answer leaves room
+// for it to compress worse than the stand-in (two bytes a character: no
+// literal's code is longer than 15 bits), so that the room, not the secret,
+// decides the length. The decision to compress is taken on the padded
+// length, so it is the same for every seat too, and a gzipped answer
+// inflates to the padded JSON that is sent otherwise.
+func writeSeatView(w http.ResponseWriter, r *http.Request, status int, seats [][]byte, own []byte, secret int, noise uint64) {
 	w.Header().Add("Vary", "Accept-Encoding")
 	plainNoise, gzipNoise := int(noise%plainBlock), int(noise/plainBlock%gzipBlock)
 	size := roundUp(longest(seats)+plainNoise, plainBlock)
 	if !compresses(r, size) {
-		writeRaw(w, http.StatusOK, "application/json", padSpaces(seats[len(seats)-1], size))
+		writeRaw(w, status, "application/json", padSpaces(own, size))
 		return
 	}
 	zs := make([][]byte, len(seats))
 	for i, s := range seats {
 		zs[i] = gzipped(padSpaces(s, size))
 	}
-	writeGzip(w, http.StatusOK, padGzip(zs[len(zs)-1], roundUp(longest(zs)+gzipPadMin+gzipNoise, gzipBlock)))
+	z := gzipped(padSpaces(own, size))
+	n := roundUp(longest(zs)+2*secret+gzipPadMin+gzipNoise, gzipBlock)
+	// The room above is more than a secret can take; were it not, the answer
+	// still goes whole.
+	n = max(n, roundUp(len(z)+gzipPadMin, gzipBlock))
+	writeGzip(w, status, padGzip(z, n))
 }
 
 // longest is the length of the longest of bs.

@@ -20,7 +20,7 @@ import (
 // What the cadence is held to (the real-game simulator measures it, and the
 // bill follows from it, as polls are most of what a game costs on AWS):
 //   - a change everyone may see (a nomination, a vote mark, a pause, a join, a
-//     hand-over starting) shows on every phone within phoneEvery, and on the
+//     hand-over starting) shows on every phone within PhoneEvery, and on the
 //     shared screen and the moderator's console within screenEvery;
 //   - a step opens on every phone and screen at the same moment. Every step
 //     that ends before its deadline (a tap, the moderator's "next") is followed
@@ -30,9 +30,11 @@ import (
 //     after. A step that ends by its deadline needs no hand-over: the deadline
 //     is in every view, and every client polls just after it.
 const (
-	// phoneEvery is the longest a phone goes between two polls: a change
-	// everyone may see reaches it within this long.
-	phoneEvery = 3 * time.Second
+	// PhoneEvery is the longest a phone goes between two polls while the
+	// game is in play: a change everyone may see reaches it within this long
+	// (exported for the browser tests, which wait no longer than the app
+	// promises).
+	PhoneEvery = 3 * time.Second
 	// screenEvery is the same for the shared screen and the moderator's
 	// console, which the table watches as things happen.
 	screenEvery = 1150 * time.Millisecond
@@ -62,7 +64,7 @@ func pollAfter(t rules.Timing, screen bool, now time.Time) time.Duration {
 	}
 	every := pollNoHandOver
 	if t.HandOver > 0 {
-		every = min(phoneEvery, t.HandOver)
+		every = min(PhoneEvery, t.HandOver)
 	}
 	if screen {
 		every = min(every, screenEvery)

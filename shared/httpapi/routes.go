@@ -32,6 +32,7 @@ const (
 	PathNext     = "/api/games/{code}/next"
 	PathQR       = "/api/games/{code}/qr.svg"
 	PathProtocol = "/api/games/{code}/protocol"
+	PathExport   = "/api/games/{code}/export"
 	PathHealth   = "/api/health"
 	PathRules    = "/api/rules"
 )
@@ -39,8 +40,8 @@ const (
 // Routes are every route of the API. template.yaml routes each of them, and
 // nothing else, to its function; a test holds the two together.
 //
-// The read function serves the QR code, the protocol, the health check and
-// the rules' schema too: they only read.
+// The read function serves the QR code, the protocol and its export, the
+// health check and the rules' schema too: they only read.
 // The create function opens the next game of a finished one ("play again"), as
 // it opens any game.
 var Routes = []Route{
@@ -50,6 +51,7 @@ var Routes = []Route{
 	{"GET", PathGame, FuncRead},
 	{"GET", PathQR, FuncRead},
 	{"GET", PathProtocol, FuncRead},
+	{"GET", PathExport, FuncRead},
 	{"GET", PathHealth, FuncRead},
 	{"GET", PathRules, FuncRead},
 	{"POST", PathActions, FuncAct},

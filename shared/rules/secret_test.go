@@ -66,8 +66,9 @@ func TestPropertyNightShowsNoSecret(t *testing.T) {
 			}
 		}
 	})
-	// Most drawn games must reach such a night, or the property says little.
-	if nights*2 < games {
+	// Most drawn games must reach such a night, or the property says little
+	// (a run of a few games, make test's race pass, is spared the count).
+	if games >= 50 && nights*2 < games {
 		t.Fatalf("only %d of %d games reached a night with acts", nights, games)
 	}
 }
@@ -139,8 +140,9 @@ func TestPropertyBestMoveShowsNoSecret(t *testing.T) {
 	})
 	// A tenth of the drawn games at least must come to a best move (about a
 	// fifth to a quarter do: the rest end or meet first), or the property
-	// says little.
-	if made*10 < games {
+	// says little; a run of a few games (make test's race pass) may have
+	// none, and the full run holds the share.
+	if games >= 50 && made*10 < games {
 		t.Fatalf("only %d of %d games came to a best move", made, games)
 	}
 }

@@ -150,6 +150,11 @@ type You struct {
 	// shows the choice it made (after a reload too) and what a "withdraw" takes
 	// back (Options.VoteChange). Nobody else sees it before the count.
 	Vote *Ballot `json:"vote,omitempty"`
+	// SeatCode is the seat's code in a game the app moderates, shown on the
+	// held card: a link that moves the seat to another phone takes it only
+	// with the code, so that whoever holds the link (the creator, a player who
+	// scanned the shared screen) learns no card by it. The service sets it.
+	SeatCode string `json:"seatCode,omitempty"`
 }
 
 // NightView shows the moderator the night's acts as they come in.

@@ -13,9 +13,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
+	"citysleeps/shared/reuse"
 	"citysleeps/shared/rules"
 )
 
@@ -239,19 +239,19 @@ const (
 // writers and readers reuse deflate's large tables (about 700 KB for a writer)
 // across requests. Reset clears a writer's match tables and refills its window
 // from the dictionary, and a reader's window is refilled from the dictionary too,
-// so no byte of one game can reach another's output; the pools hold buffers, not
-// games.
+// so no byte of one game can reach another's output; the lists hold buffers, not
+// games (package reuse says why not a sync.Pool).
 var (
-	writers = sync.Pool{New: func() any {
+	writers = reuse.New(16, func() *flate.Writer {
 		w, err := flate.NewWriterDict(io.Discard, level, codecDict)
 		if err != nil {
 			panic(err) // only for a bad level, a constant
 		}
 		return w
-	}}
-	readers = sync.Pool{New: func() any {
+	})
+	readers = reuse.New(16, func() io.ReadCloser {
 		return flate.NewReaderDict(bytes.NewReader(nil), codecDict)
-	}}
+	})
 )
 
 // encode returns the stored form of e.
@@ -263,7 +263,7 @@ func encode(e *envelope) ([]byte, error) {
 	var buf bytes.Buffer
 	buf.Grow(headerLen + len(js)/3)
 	buf.Write(timingHeader(rules.TimingOf(e.State)))
-	w := writers.Get().(*flate.Writer)
+	w := writers.Get()
 	defer writers.Put(w)
 	w.Reset(&buf)
 	if _, err := w.Write(js); err != nil {
@@ -319,7 +319,7 @@ func decode(b []byte) (*envelope, error) {
 	default:
 		return nil, errFormat
 	}
-	r := readers.Get().(io.ReadCloser)
+	r := readers.Get()
 	defer readers.Put(r)
 	if err := r.(flate.Resetter).Reset(bytes.NewReader(b[n:]), codecDict); err != nil {
 		return nil, err

@@ -27,6 +27,7 @@ const (
 	ErrMethodNotAllowed Kind = "method_not_allowed"     // 405 the route takes another method
 	ErrConflict         Kind = "conflict"               // 409 not possible with the game as it is (a look-alike name; the rules' wrong_phase…)
 	ErrTooLarge         Kind = "too_large"              // 413 the body is over the HTTP layer's limit
+	ErrUnprocessable    Kind = "unprocessable"          // 422 understood, but this game cannot be given so (an export the format cannot tell)
 	ErrUnsupportedType  Kind = "unsupported_media_type" // 415 a body that does not say it is JSON
 	ErrLimited          Kind = "rate_limited"           // 429 too many requests (join_limited: too many joins of this game lately); Error.RetryAfter
 	ErrBusy             Kind = "busy"                   // 503 too many writers at once; retry the same request (same action id)

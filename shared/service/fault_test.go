@@ -46,7 +46,7 @@ func TestWholeGamesWithFaults(t *testing.T) {
 			now := time.Now()
 			faulty := servicetest.NewFaulty(st, uint64(100+i), faults)
 			client := servicetest.Retry(service.New(faulty, service.WithLogger(quiet), service.WithClock(func() time.Time { return now })))
-			for range 3 {
+			for range sized(1, 3) {
 				playWithFaults(t, client)
 			}
 			t.Logf("resent %d requests; faults %+v", client.Retries(), faulty.Counts())

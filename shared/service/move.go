@@ -3,7 +3,12 @@ package service
 import (
 	"cmp"
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
 	"crypto/subtle"
+	"encoding/binary"
+	"errors"
+	"fmt"
 	"time"
 
 	"citysleeps/shared/rules"
@@ -34,13 +39,62 @@ const (
 	CodeSeatKeyInvalid = "seat_key_invalid"
 	// CodeSeatKeyExpired: the link was open, and its time is up.
 	CodeSeatKeyExpired = "seat_key_expired"
+	// CodeSeatCodeNeeded: in a game the app moderates a link takes its seat
+	// only with the seat's code too (seatCode); none was sent. The link stays
+	// as it was.
+	CodeSeatCodeNeeded = "seat_code_needed"
+	// CodeSeatCodeWrong: the seat's code sent with the link is not the
+	// seat's. It counts against the link, which closes at the seatCodeTries'th.
+	CodeSeatCodeWrong = "seat_code_wrong"
 )
 
-// openLink is what a game keeps of a link: the hash of its key and when it
-// closes, in Unix seconds.
+// A seat's code is seatCodeDigits digits, and a link takes seatCodeTries
+// wrong ones before it closes: a guess comes true once in 333,333 links.
+const (
+	seatCodeDigits = 6
+	seatCodeTries  = 3
+)
+
+// seatCode is the code of the seat whose token hash is th, in a game the app
+// moderates: what only the seat's own phone shows (rules.You.SeatCode), so
+// that a link moves the seat only with its player taking part. It is drawn
+// from the token's hash, which never leaves the server, and so changes when
+// the seat moves: the new phone shows a new one.
+func seatCode(th []byte) string {
+	m := hmac.New(sha256.New, []byte("seat code"))
+	m.Write(th)
+	n := binary.BigEndian.Uint64(m.Sum(nil)) % 1_000_000
+	return fmt.Sprintf("%0*d", seatCodeDigits, n)
+}
+
+// needsSeatCode reports whether a link takes its seat only with the seat's
+// code in a game moderated by moderator, in phase: when the app moderates,
+// once the cards are dealt. A person who moderates sees every card anyway,
+// and moves seats as before.
+func needsSeatCode(moderator string, phase rules.PhaseName) bool {
+	return moderator == rules.ModeratorApp && phase != rules.PhaseLobby && phase != rules.PhaseGameOver
+}
+
+// countedRefusal is a refusal whose step still writes what it changed: a
+// wrong seat code counts against its link, so that guessing costs the link
+// and not only a request. The request answers err.
+type countedRefusal struct{ err error }
+
+func (c *countedRefusal) Error() string { return c.err.Error() }
+func (c *countedRefusal) Unwrap() error { return c.err }
+
+// counted reports whether err is a refusal whose change is written.
+func counted(err error) (*countedRefusal, bool) {
+	var c *countedRefusal
+	return c, errors.As(err, &c)
+}
+
+// openLink is what a game keeps of a link: the hash of its key, when it
+// closes, in Unix seconds, and how many wrong seat codes it was sent.
 type openLink struct {
-	Hash []byte `json:"h"`
-	Ends int64  `json:"e"`
+	Hash  []byte `json:"h"`
+	Ends  int64  `json:"e"`
+	Wrong int    `json:"w,omitempty"`
 }
 
 // closed reports whether the link's time is up at now.
@@ -129,6 +183,11 @@ func (s *Service) takeSeat(ctx context.Context, code string, req JoinRequest) (J
 		case l.closed(now):
 			return rules.State{}, "", seatKeyRefused(CodeSeatKeyExpired, "this link's time is up; ask the host for a new one")
 		}
+		if needsSeatCode(env.State.Moderator, rules.Advance(env.State, now).Phase.Name) {
+			if err := env.checkSeatCode(seat, l, req.SeatCode); err != nil {
+				return rules.State{}, "", err
+			}
+		}
 		st, err := rules.Move(env.State, seat, device, now)
 		return st, seat, err
 	})
@@ -137,4 +196,26 @@ func (s *Service) takeSeat(ctx context.Context, code string, req JoinRequest) (J
 // seatKeyRefused is the refusal of a seat key, with its code.
 func seatKeyRefused(code, msg string) error {
 	return &Error{Kind: ErrForbidden, Code: code, Message: msg}
+}
+
+// checkSeatCode checks the seat's code sent with its link l: none is
+// CodeSeatCodeNeeded, and changes nothing; a wrong one counts against the
+// link and closes it at the seatCodeTries'th, a refusal that is written
+// (countedRefusal). Codes are compared in constant time.
+func (e *envelope) checkSeatCode(seat string, l openLink, code string) error {
+	if code == "" {
+		return seatKeyRefused(CodeSeatCodeNeeded, "this seat moves with its seat code too: the code on its card, on the player's own phone")
+	}
+	if subtle.ConstantTimeCompare([]byte(code), []byte(seatCode(e.Tokens[seat]))) == 1 {
+		return nil
+	}
+	l.Wrong++
+	msg := fmt.Sprintf("that is not the seat's code; %d more tries on this link", seatCodeTries-l.Wrong)
+	if l.Wrong >= seatCodeTries {
+		delete(e.Moving, seat)
+		msg = "that is not the seat's code, and this link is closed; ask the host for a new one"
+	} else {
+		e.Moving[seat] = l
+	}
+	return &countedRefusal{seatKeyRefused(CodeSeatCodeWrong, msg)}
 }

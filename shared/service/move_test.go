@@ -26,6 +26,19 @@ func reseat(t *testing.T, svc *service.Service, g servicetest.Game, id string) r
 	return v
 }
 
+// seatCode is the code on the card of seat id of g (empty where a person
+// moderates), as its player reads it to move the seat to another phone.
+func seatCode(t *testing.T, svc *service.Service, g servicetest.Game, id string) string {
+	t.Helper()
+	for _, p := range g.Players {
+		if p.ID == id {
+			return servicetest.MustRead(t, svc, g.Code, p.Token).You.SeatCode
+		}
+	}
+	t.Fatalf("no seat %s", id)
+	return ""
+}
+
 // onlookers are the views of everyone but seat id: the shared screen ("") and
 // every other seat, by token.
 func onlookers(t *testing.T, svc *service.Service, g servicetest.Game, id string) map[string]rules.View {
@@ -106,12 +119,17 @@ func TestReseat(t *testing.T) {
 				t.Error("the stored game holds the seat key")
 			}
 
-			j, err := f.svc.Join(ctx, g.Code, service.JoinRequest{SeatKey: link.Key})
+			j, err := f.svc.Join(ctx, g.Code, service.JoinRequest{SeatKey: link.Key, SeatCode: card.You.SeatCode})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if j.PlayerID != seat.ID || j.Token == seat.Token || j.Game.You == nil || !reflect.DeepEqual(*j.Game.You, *card.You) {
-				t.Fatalf("the new phone got %s, you %+v; want %s, %+v", j.PlayerID, j.Game.You, seat.ID, card.You)
+			if j.Game.You == nil || (mod == rules.ModeratorApp) != (len(j.Game.You.SeatCode) == 6) || j.Game.You.SeatCode == card.You.SeatCode && mod == rules.ModeratorApp {
+				t.Fatalf("the new phone's seat code %+v, the old one's %q", j.Game.You, card.You.SeatCode)
+			}
+			moved, was := *j.Game.You, *card.You
+			moved.SeatCode, was.SeatCode = "", ""
+			if j.PlayerID != seat.ID || j.Token == seat.Token || !reflect.DeepEqual(moved, was) {
+				t.Fatalf("the new phone got %s, you %+v; want %s, %+v", j.PlayerID, moved, seat.ID, was)
 			}
 			now := servicetest.MustRead(t, f.svc, g.Code, j.Token)
 			if !reflect.DeepEqual(now.Actions, card.Actions) || !reflect.DeepEqual(now.Players, card.Players) {
@@ -128,6 +146,65 @@ func TestReseat(t *testing.T) {
 
 			refusedKey(t, f, g.Code, service.JoinRequest{SeatKey: link.Key}, service.CodeSeatKeyInvalid)
 		})
+	}
+}
+
+// TestReseatTakesTheSeatCode: in a game the app moderates, whoever holds a
+// link (the creator, who sees no card, or a player who scanned the shared
+// screen first) takes its seat, and learns its card, only with the seat's
+// code, which the seat's own card alone shows (issue 29). Without a code the
+// link is refused and nothing changes; a wrong code counts against it, and
+// the third closes it for good. A person who moderates sees every card and
+// moves seats without codes.
+func TestReseatTakesTheSeatCode(t *testing.T) {
+	f := newFixture(t)
+	g := servicetest.NewGame(t, f.svc, service.CreateRequest{Preset: "sport"}, 10)
+	g.Start(t, f.svc)
+	seat := g.Players[6]
+	code := servicetest.MustRead(t, f.svc, g.Code, seat.Token).You.SeatCode
+	others := onlookers(t, f.svc, g, seat.ID)
+	others[g.Host] = servicetest.MustRead(t, f.svc, g.Code, g.Host)
+	if len(code) != 6 || strings.Trim(code, "0123456789") != "" {
+		t.Fatalf("the seat's code is %q, want six digits", code)
+	}
+	holds(t, `"seatCode":"`+code+`"`, others)
+
+	link := reseat(t, f.svc, g, seat.ID).Reseat
+	refusedKey(t, f, g.Code, service.JoinRequest{SeatKey: link.Key}, service.CodeSeatCodeNeeded)
+	wrong := "000000"
+	if code == wrong {
+		wrong = "000001"
+	}
+	for try := 1; try <= 3; try++ {
+		before := f.item(t, g.Code).Version
+		_, err := f.svc.Join(ctx, g.Code, service.JoinRequest{SeatKey: link.Key, SeatCode: wrong})
+		if e := service.As(err); !errors.Is(err, service.ErrForbidden) || e.Code != service.CodeSeatCodeWrong {
+			t.Fatalf("wrong code %d: %v", try, err)
+		}
+		host := servicetest.MustRead(t, f.svc, g.Code, g.Host)
+		if open := slices.Contains(host.Moving, seat.ID); open != (try < 3) || f.item(t, g.Code).Version != before+1 {
+			t.Errorf("after wrong code %d the link is open: %v; the version went from %d to %d", try, open, before, f.item(t, g.Code).Version)
+		}
+	}
+	refusedKey(t, f, g.Code, service.JoinRequest{SeatKey: link.Key, SeatCode: code}, service.CodeSeatKeyInvalid)
+	if _, err := f.svc.Read(ctx, g.Code, seat.Token); err != nil {
+		t.Errorf("the seat's own phone lost it to guesses: %v", err)
+	}
+
+	link = reseat(t, f.svc, g, seat.ID).Reseat
+	j, err := f.svc.Join(ctx, g.Code, service.JoinRequest{SeatKey: link.Key, SeatCode: code})
+	if err != nil || j.PlayerID != seat.ID {
+		t.Fatalf("the seat's code with a new link: %v", err)
+	}
+
+	hosted := servicetest.NewGame(t, f.svc, service.CreateRequest{Preset: "sport", Moderator: rules.ModeratorHost}, 10)
+	hosted.Start(t, f.svc)
+	if v := servicetest.MustRead(t, f.svc, hosted.Code, hosted.Players[0].Token); v.You.SeatCode != "" {
+		t.Errorf("a seat of a game a person moderates has the code %q", v.You.SeatCode)
+	}
+	link = reseat(t, f.svc, hosted, hosted.Players[0].ID).Reseat
+	if _, err := f.svc.Join(ctx, hosted.Code, service.JoinRequest{SeatKey: link.Key}); err != nil {
+		t.Errorf("a person's console moves a seat without its code: %v", err)
 	}
 }
 
@@ -193,7 +270,7 @@ func TestSeatKeyRefusals(t *testing.T) {
 	if host := servicetest.MustRead(t, f.svc, g.Code, g.Host); len(host.Moving) != 0 {
 		t.Errorf("links past their time are open: %v", host.Moving)
 	}
-	if j, err := f.svc.Join(ctx, g.Code, service.JoinRequest{SeatKey: reseat(t, f.svc, g, "p1").Reseat.Key}); err != nil || j.PlayerID != "p1" {
+	if j, err := f.svc.Join(ctx, g.Code, service.JoinRequest{SeatKey: reseat(t, f.svc, g, "p1").Reseat.Key, SeatCode: seatCode(t, f.svc, g, "p1")}); err != nil || j.PlayerID != "p1" {
 		t.Errorf("a new link after the old one's time: %+v, %v", j, err)
 	}
 }
@@ -204,7 +281,7 @@ func TestSeatKeyJoinIsRetrySafe(t *testing.T) {
 	f := newFixture(t)
 	g := servicetest.NewGame(t, f.svc, service.CreateRequest{Preset: "classic"}, 5)
 	g.Start(t, f.svc)
-	req := service.JoinRequest{SeatKey: reseat(t, f.svc, g, "p2").Reseat.Key, JoinID: "retry-join-0123456789", Device: "new-phone-0123456789"}
+	req := service.JoinRequest{SeatKey: reseat(t, f.svc, g, "p2").Reseat.Key, SeatCode: seatCode(t, f.svc, g, "p2"), JoinID: "retry-join-0123456789", Device: "new-phone-0123456789"}
 	first, err := f.svc.Join(ctx, g.Code, req)
 	if err != nil {
 		t.Fatal(err)
@@ -231,7 +308,7 @@ func TestReseatReplayGivesNoKey(t *testing.T) {
 	if first.Reseat == nil || again.Reseat != nil || again.Version != first.Version || !slices.Equal(again.Moving, []string{"p3"}) {
 		t.Fatalf("first %+v (version %d), again %+v (version %d, moving %v)", first.Reseat, first.Version, again.Reseat, again.Version, again.Moving)
 	}
-	if j, err := f.svc.Join(ctx, g.Code, service.JoinRequest{SeatKey: first.Reseat.Key}); err != nil || j.PlayerID != "p3" {
+	if j, err := f.svc.Join(ctx, g.Code, service.JoinRequest{SeatKey: first.Reseat.Key, SeatCode: seatCode(t, f.svc, g, "p3")}); err != nil || j.PlayerID != "p3" {
 		t.Errorf("the first key: %+v, %v", j, err)
 	}
 }
@@ -242,7 +319,7 @@ func TestReseatReplayGivesNoKey(t *testing.T) {
 func TestReseatInTheLobby(t *testing.T) {
 	f := newFixture(t)
 	g := servicetest.NewGame(t, f.svc, service.CreateRequest{Preset: "classic"}, 3)
-	j, err := f.svc.Join(ctx, g.Code, service.JoinRequest{SeatKey: reseat(t, f.svc, g, "p2").Reseat.Key, Device: "new-phone-0123456789"})
+	j, err := f.svc.Join(ctx, g.Code, service.JoinRequest{SeatKey: reseat(t, f.svc, g, "p2").Reseat.Key, SeatCode: seatCode(t, f.svc, g, "p2"), Device: "new-phone-0123456789"})
 	if err != nil || j.PlayerID != "p2" || j.Game.Phase.Name != rules.PhaseLobby {
 		t.Fatalf("the move in the lobby: %+v, %v", j, err)
 	}
@@ -267,7 +344,7 @@ func TestMovedSeatPlaysAgain(t *testing.T) {
 	f := newFixture(t)
 	g := servicetest.NewGame(t, f.svc, service.CreateRequest{Preset: "classic"}, 5)
 	g.Start(t, f.svc)
-	j, err := f.svc.Join(ctx, g.Code, service.JoinRequest{SeatKey: reseat(t, f.svc, g, "p5").Reseat.Key})
+	j, err := f.svc.Join(ctx, g.Code, service.JoinRequest{SeatKey: reseat(t, f.svc, g, "p5").Reseat.Key, SeatCode: seatCode(t, f.svc, g, "p5")})
 	if err != nil {
 		t.Fatal(err)
 	}

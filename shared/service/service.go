@@ -165,14 +165,25 @@ type JoinRequest struct {
 	// another device (rules.ActReseat): the join takes that seat as it is,
 	// in any phase, and comes without a name (takeSeat).
 	SeatKey string `json:"seatKey,omitempty"`
+	// SeatCode goes with SeatKey in a game the app moderates: the code on
+	// the seat's card (rules.You.SeatCode).
+	SeatCode string `json:"seatCode,omitempty"`
 }
 
-// Joined is a new seat: the player's id, their secret token and their view.
+// Joined is a new seat: the player's id, their secret token and their view,
+// with every seat's view of the same revision and its noise (Table), to which
+// the answer is padded as every answer carrying a player's view is.
 type Joined struct {
-	PlayerID string     `json:"playerId"`
-	Token    string     `json:"token"`
-	Game     rules.View `json:"game"`
+	PlayerID string       `json:"playerId"`
+	Token    string       `json:"token"`
+	Game     rules.View   `json:"game"`
+	Seats    []rules.View `json:"-"`
+	Noise    uint64       `json:"-"`
 }
+
+// Table is the seat's view as a Table: the view, every seat's of the same
+// revision and the revision's noise.
+func (j Joined) Table() Table { return Table{View: j.Game, Seats: j.Seats, Noise: j.Noise} }
 
 // Create opens a new game in its lobby and returns its code, the host token and
 // the host's view.
@@ -436,7 +447,8 @@ func (s *Service) seatDevice(ctx context.Context, op, code string, req JoinReque
 		}
 		st, taken, err := seat(env, device, now)
 		if err != nil {
-			return false, err
+			_, write := counted(err) // a wrong seat code counts against its link
+			return write, err
 		}
 		env.State, env.Key = st, key
 		env.seat(taken, hashToken(token))
@@ -446,7 +458,8 @@ func (s *Service) seatDevice(ctx context.Context, op, code string, req JoinReque
 	if err != nil {
 		return Joined{}, err
 	}
-	return Joined{PlayerID: id, Token: token, Game: out.view(rules.Viewer{Player: id})}, nil
+	t := out.table(rules.Viewer{Player: id})
+	return Joined{PlayerID: id, Token: token, Game: t.View, Seats: t.Seats, Noise: t.Noise}, nil
 }
 
 // device checks the request's join id and device id, and returns what the game
@@ -847,7 +860,8 @@ func (s *Service) loop(ctx context.Context, op, code string, fn step) (outcome, 
 		}
 		now := s.now()
 		changed, err := fn.run(env, now, try)
-		if err != nil {
+		refusal, written := counted(err)
+		if err != nil && !(changed && written) {
 			return outcome{}, err
 		}
 		if !changed {
@@ -861,6 +875,8 @@ func (s *Service) loop(ctx context.Context, op, code string, fn step) (outcome, 
 		}
 		version, err := s.st.Update(ctx, code, it.Version, b, now.Add(s.ttl))
 		switch {
+		case err == nil && refusal != nil:
+			return outcome{}, refusal.err
 		case err == nil:
 			return outcome{env, version, now}, nil
 		case errors.Is(err, store.ErrNotFound):
@@ -984,6 +1000,9 @@ func view(env *envelope, v rules.Viewer, version int64, now time.Time) rules.Vie
 	out := rules.ViewOf(env.State, v, now)
 	out.Version = version
 	out.Next = env.Next
+	if out.You != nil && needsSeatCode(env.State.Moderator, out.Phase.Name) {
+		out.You.SeatCode = seatCode(env.Tokens[v.Player])
+	}
 	if v.Host {
 		out.Moving = env.moving(now)
 	}

@@ -209,7 +209,7 @@ func TestPropertyStoredSize(t *testing.T) {
 					// Every seat moves to another phone in turn, and one
 					// more link stays open.
 					mover := ids[rapid.IntRange(0, len(ids)-1).Draw(t, "mover")]
-					if token, ok := takeOver(t, svc, c.Code, g.Host, mover); ok {
+					if token, ok := takeOver(t, svc, c.Code, g.Host, mover, tokens[mover]); ok {
 						tokens[mover] = token
 					}
 					hostAct(rules.ActReseat, rules.Action{Target: victim})
@@ -261,9 +261,14 @@ func TestPropertyStoredSize(t *testing.T) {
 }
 
 // takeOver moves seat id of the game at code to another phone through a link
-// the host opens, and returns the seat's new token, or false when the game is
+// the host opens, with the seat's code read off the card of token (the seat's
+// own phone), and returns the seat's new token, or false when the game is
 // over. It fails t if a link is made and the seat does not move by it.
-func takeOver(t interface{ Fatalf(string, ...any) }, svc *service.Service, code, host, id string) (string, bool) {
+func takeOver(t interface{ Fatalf(string, ...any) }, svc *service.Service, code, host, id, token string) (string, bool) {
+	var seatCode string
+	if card, err := svc.Read(ctx, code, token); err == nil && card.You != nil {
+		seatCode = card.You.SeatCode
+	}
 	v, err := svc.Act(ctx, code, host, rules.Action{ID: servicetest.ActionID(), Type: rules.ActReseat, Target: id})
 	if errors.Is(err, rules.ErrGameOver) {
 		return "", false
@@ -271,7 +276,7 @@ func takeOver(t interface{ Fatalf(string, ...any) }, svc *service.Service, code,
 	if err != nil || v.Reseat == nil {
 		t.Fatalf("reseat %s: %v, link %+v", id, err, v.Reseat)
 	}
-	j, err := svc.Join(ctx, code, service.JoinRequest{SeatKey: v.Reseat.Key})
+	j, err := svc.Join(ctx, code, service.JoinRequest{SeatKey: v.Reseat.Key, SeatCode: seatCode})
 	if err != nil || j.PlayerID != id {
 		t.Fatalf("take seat %s: %v, got %q", id, err, j.PlayerID)
 	}
@@ -409,7 +414,7 @@ func TestEndlessGameStaysInOneReadUnit(t *testing.T) {
 		}
 		servicetest.MustAct(t, svc, c.Code, token, a)
 	}
-	const rounds = 15
+	rounds := sized(5, 15)
 	votes := 0
 	for {
 		v := servicetest.MustRead(t, svc, c.Code, c.HostToken)
@@ -442,7 +447,7 @@ func TestEndlessGameStaysInOneReadUnit(t *testing.T) {
 			// A seat moves to another phone in every vote, and four more
 			// links stay open.
 			mover := v.Players[votes%len(v.Players)].ID
-			token, ok := takeOver(t, svc, c.Code, c.HostToken, mover)
+			token, ok := takeOver(t, svc, c.Code, c.HostToken, mover, tokens[mover])
 			if !ok {
 				t.Fatalf("the game ended in round %d", night)
 			}
@@ -466,7 +471,7 @@ func TestEndlessGameStaysInOneReadUnit(t *testing.T) {
 	}
 	// The last round: every seat moves to another phone.
 	for _, pl := range servicetest.MustRead(t, svc, c.Code, c.HostToken).Players {
-		takeOver(t, svc, c.Code, c.HostToken, pl.ID)
+		takeOver(t, svc, c.Code, c.HostToken, pl.ID, tokens[pl.ID])
 	}
 	if n := sizes.max(); n > readUnit {
 		t.Fatalf("after every seat moved: an item of %d bytes, over one read unit", n)
@@ -542,7 +547,7 @@ func TestLobbyChurnStaysSmall(t *testing.T) {
 	}
 }
 
-// TestLongStoryKeepsViewsSmall: 3,000 of a moderator's steps in which nobody
+// TestLongStoryKeepsViewsSmall: 3,000 of a moderator's steps (600 with -short) in which nobody
 // leaves keep the stored game within one read unit without its story ever
 // being condensed, since it compresses so well; the views tell it within
 // their own budget instead (rules.ViewOf), so no view grows without bound
@@ -555,7 +560,8 @@ func TestLongStoryKeepsViewsSmall(t *testing.T) {
 	g := servicetest.NewGame(t, svc, service.CreateRequest{Preset: "sport", Moderator: rules.ModeratorHost}, 10)
 	g.Start(t, svc)
 	const viewMost = 20 << 10
-	for i := range 3000 {
+	steps := sized(600, 3000)
+	for i := range steps {
 		servicetest.MustAct(t, svc, g.Code, g.Host, rules.Action{ID: servicetest.ActionID(), Type: rules.ActAdvance, Now: true})
 		if i%100 != 99 {
 			continue
@@ -568,12 +574,12 @@ func TestLongStoryKeepsViewsSmall(t *testing.T) {
 		}
 	}
 	end := servicetest.MustRead(t, svc, g.Code, "")
-	if end.Phase.Name == rules.PhaseGameOver || end.Phase.Night < 100 {
+	if end.Phase.Name == rules.PhaseGameOver || end.Phase.Night < steps/30 {
 		t.Fatalf("the game is at %s of night %d: want it going on, nobody gone", end.Phase.Name, end.Phase.Night)
 	}
 	if n := sizes.max(); n > readUnit {
 		t.Fatalf("an item of %d bytes, over one read unit", n)
 	}
 	b, _ := json.Marshal(end)
-	t.Logf("after 3,000 steps, night %d: the public view %d bytes with %d events; the item at most %d bytes", end.Phase.Night, len(b), len(end.Events), sizes.max())
+	t.Logf("after %d steps, night %d: the public view %d bytes with %d events; the item at most %d bytes", steps, end.Phase.Night, len(b), len(end.Events), sizes.max())
 }

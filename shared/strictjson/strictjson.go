@@ -1,19 +1,26 @@
 // Package strictjson decodes what a client sends: exactly one JSON value, with
-// no field the Go type does not have, at any depth. Its errors say what is
-// wrong in a client's words (naming JSON's types, not Go's), so the HTTP layer
-// (request bodies) and the service (a game's options) refuse bad JSON alike.
+// no field the Go type does not have, at any depth, every key spelled exactly
+// as the type names it (not in another case) and given once. Its errors say
+// what is wrong in a client's words (naming JSON's types, not Go's), so the
+// HTTP layer (request bodies) and the service (a game's options) refuse bad
+// JSON alike.
+//
+// It decodes with github.com/go-json-experiment/json, the proposal that
+// became encoding/json/v2 (still behind GOEXPERIMENT=jsonv2 in Go 1.26):
+// its keys match exactly and a key twice is an error, where encoding/json
+// takes "TyPe" for "type" and the last of two.
 package strictjson
 
 import (
 	"bytes"
-	"encoding"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"reflect"
-	"slices"
 	"strings"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // Error is JSON that dst does not take. Message is written for the client.
@@ -27,44 +34,58 @@ func (e *Error) Error() string { return e.Message }
 func (e *Error) Unwrap() error { return e.err }
 
 // Decode decodes data, which must hold exactly one JSON value, into dst, a
-// pointer. A field that dst's type does not have, a value of the wrong type,
-// malformed JSON, no value and anything after the value are refused with an
-// *Error; dst may then be partly filled.
+// pointer. A field that dst's type does not have, a key in another case or
+// given twice, a value of the wrong type, malformed JSON, no value and
+// anything after the value are refused with an *Error; dst may then be
+// partly filled.
 func Decode(data []byte, dst any) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(dst); err != nil {
-		return &Error{Message: problem(err, data, dst), err: err}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return &Error{Message: "empty: send a JSON object", err: io.EOF}
 	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+	dec := jsontext.NewDecoder(bytes.NewReader(data))
+	if err := json.UnmarshalDecode(dec, dst, json.RejectUnknownMembers(true)); err != nil {
+		return &Error{Message: problem(err), err: err}
+	}
+	if _, err := dec.ReadToken(); !errors.Is(err, io.EOF) {
 		return &Error{Message: "unexpected data after the JSON value", err: err}
 	}
 	return nil
 }
 
-// problem describes a failed Decode of data into dst.
-func problem(err error, data []byte, dst any) string {
-	var syn *json.SyntaxError
-	var typ *json.UnmarshalTypeError
+// problem describes a failed decode.
+func problem(err error) string {
+	var syn *jsontext.SyntacticError
+	var sem *json.SemanticError
 	switch {
-	case errors.Is(err, io.EOF):
-		return "empty: send a JSON object"
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		return "the JSON ends too soon"
+	case errors.Is(err, jsontext.ErrDuplicateName) && errors.As(err, &syn):
+		return fmt.Sprintf("field %q is given twice", path(syn.JSONPointer))
 	case errors.As(err, &syn):
-		return fmt.Sprintf("not valid JSON (at byte %d)", syn.Offset)
-	case errors.As(err, &typ):
-		if typ.Field != "" {
-			return fmt.Sprintf("field %q must be a JSON %s", typ.Field, kindOf(typ.Type))
+		return fmt.Sprintf("not valid JSON (at byte %d)", syn.ByteOffset)
+	case errors.Is(err, json.ErrUnknownName) && errors.As(err, &sem):
+		return fmt.Sprintf("unknown field %q", path(sem.JSONPointer))
+	case errors.As(err, &sem) && sem.GoType != nil:
+		if p := path(sem.JSONPointer); p != "" {
+			return fmt.Sprintf("field %q must be a JSON %s", p, kindOf(sem.GoType))
 		}
-		return "must be a JSON " + kindOf(typ.Type)
-	}
-	// The decoder refuses an unknown field with an error of no type of its
-	// own: the field is found by comparing the JSON with dst's type.
-	if name, ok := unknownField(data, reflect.TypeOf(dst)); ok {
-		return fmt.Sprintf("unknown field %q", name)
+		return "must be a JSON " + kindOf(sem.GoType)
 	}
 	return "not the JSON expected here"
+}
+
+// path writes a JSON pointer ("/roles/dragon", "/seats/1/don") as a client
+// names the field: "roles.dragon", "seats.don" (a place in an array is left
+// out, as the field's name is what is wrong).
+func path(p jsontext.Pointer) string {
+	var names []string
+	for name := range p.Tokens() {
+		if name != "" && strings.Trim(name, "0123456789") == "" {
+			continue
+		}
+		names = append(names, name)
+	}
+	return strings.Join(names, ".")
 }
 
 // kindOf names a Go type the way a JSON client thinks of it.
@@ -85,105 +106,4 @@ func kindOf(t reflect.Type) string {
 		return "array"
 	}
 	return "object"
-}
-
-var (
-	jsonUnmarshaler = reflect.TypeFor[json.Unmarshaler]()
-	textUnmarshaler = reflect.TypeFor[encoding.TextUnmarshaler]()
-)
-
-// unknownField finds, in data, an object key that t has no field for, as the
-// decoder matches them (exactly, or else without regard to case), and returns
-// its path ("roles.dragon"). Values that decode themselves are not looked into.
-func unknownField(data []byte, t reflect.Type) (string, bool) {
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	if reflect.PointerTo(t).Implements(jsonUnmarshaler) || reflect.PointerTo(t).Implements(textUnmarshaler) {
-		return "", false
-	}
-	switch t.Kind() {
-	case reflect.Struct:
-		var obj map[string]json.RawMessage
-		if json.Unmarshal(data, &obj) != nil {
-			return "", false
-		}
-		fields := fieldsOf(t)
-		keys := make([]string, 0, len(obj))
-		for k := range obj {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		for _, k := range keys {
-			ft, ok := fields[k]
-			if !ok {
-				for name, f := range fields {
-					if strings.EqualFold(name, k) {
-						ft, ok = f, true
-						break
-					}
-				}
-			}
-			if !ok {
-				return k, true
-			}
-			if inner, found := unknownField(obj[k], ft); found {
-				return k + "." + inner, true
-			}
-		}
-	case reflect.Map:
-		var obj map[string]json.RawMessage
-		if json.Unmarshal(data, &obj) != nil {
-			return "", false
-		}
-		for k, v := range obj {
-			if inner, found := unknownField(v, t.Elem()); found {
-				return k + "." + inner, true
-			}
-		}
-	case reflect.Slice, reflect.Array:
-		var items []json.RawMessage
-		if json.Unmarshal(data, &items) != nil {
-			return "", false
-		}
-		for _, v := range items {
-			if inner, found := unknownField(v, t.Elem()); found {
-				return inner, true
-			}
-		}
-	}
-	return "", false
-}
-
-// fieldsOf maps the JSON names of struct type t's fields, those of embedded
-// structs included, to their types.
-func fieldsOf(t reflect.Type) map[string]reflect.Type {
-	fields := map[string]reflect.Type{}
-	for f := range t.Fields() {
-		tag := f.Tag.Get("json")
-		if tag == "-" {
-			continue
-		}
-		name, _, _ := strings.Cut(tag, ",")
-		ft := f.Type
-		for ft.Kind() == reflect.Pointer {
-			ft = ft.Elem()
-		}
-		if f.Anonymous && name == "" && ft.Kind() == reflect.Struct {
-			for k, v := range fieldsOf(ft) {
-				if _, ok := fields[k]; !ok {
-					fields[k] = v
-				}
-			}
-			continue
-		}
-		if !f.IsExported() {
-			continue
-		}
-		if name == "" {
-			name = f.Name
-		}
-		fields[name] = f.Type
-	}
-	return fields
 }

@@ -31,7 +31,12 @@ type body struct {
 func TestDecode(t *testing.T) {
 	for _, tc := range []struct{ in, msg string }{
 		{`{"preset":"sport","lang":"en","roles":{"mafia":2},"seats":[{"mafia":1}],"byName":{"a":{"mafia":1}},"raw":{"any":1},"Plain":"x"}`, ""},
-		{`{"PRESET":"sport","plain":"x"}`, ""}, // keys match without regard to case, as the decoder does
+		{`{"PRESET":"sport"}`, `unknown field "PRESET"`}, // keys match exactly
+		{`{"Preset":"sport"}`, `unknown field "Preset"`},
+		{`{"plain":"x"}`, `unknown field "plain"`},
+		{`{"preset":"sport","preset":"party"}`, `field "preset" is given twice`},
+		{`{"roles":{"mafia":1,"mafia":2}}`, `field "roles.mafia" is given twice`},
+		{`{"seats":[{"mafia":1,"mafia":3}]}`, `field "seats.mafia" is given twice`},
 		{`{"dragons":true}`, `unknown field "dragons"`},
 		{`{"Skipped":"x"}`, `unknown field "Skipped"`},
 		{`{"roles":{"mafia":2,"dragon":1}}`, `unknown field "roles.dragon"`},
@@ -39,7 +44,7 @@ func TestDecode(t *testing.T) {
 		{`{"byName":{"a":{"don":1}}}`, `unknown field "byName.a.don"`},
 		{``, "empty: send a JSON object"},
 		{`{"preset":`, "the JSON ends too soon"},
-		{`{"preset" 1}`, "not valid JSON (at byte 11)"},
+		{`{"preset" 1}`, "not valid JSON (at byte 10)"},
 		{`{"preset":7}`, `field "preset" must be a JSON string`},
 		{`[1]`, "must be a JSON object"},
 		{`{} {}`, "unexpected data after the JSON value"},

@@ -10,7 +10,7 @@ import { countdown, timeSignal, remaining } from '../format.js';
 import { roleKey, makeT } from '../i18n.js';
 import { ruleBook, rulesName } from '../options.js';
 import { publicPart } from '../view.js';
-import { playerIndex, playerLabel, eventText, voteLines, lastVote, announcements, tidy, nextStepText, seatsDrawn, SPOKEN } from '../story.js';
+import { isolate, playerIndex, playerLabel, eventText, voteLines, lastVote, announcements, tidy, nextStepText, seatsDrawn, SPOKEN } from '../story.js';
 import {
   topbar, timer, closingLine, phaseTitle, phaseKey, withLink, seatList, storyList, rolesList, noticeBox, stepData, morningCard, seatingCard, nextLine, soundBar, targetButtons, ICON,
 } from '../ui.js';
@@ -232,10 +232,10 @@ export function hostScreen(app, code, token) {
       const banOpt = has(v, 'ban');
       const idxNow = v.players.findIndex((p) => p.id === pl.id);
       return h('span', { class: 'seat-controls' },
-        seatOpt ? h('button', { type: 'button', class: 'icon', disabled: idxNow === 0 || session.busy, 'aria-label': t('host.up', { name: pl.name }), title: t('host.up', { name: pl.name }), dataset: { action: 'up', player: pl.id }, onclick: () => act({ type: 'seat', target: pl.id, seat: pl.seat - 1 }) }, '▲') : null,
-        seatOpt ? h('button', { type: 'button', class: 'icon', disabled: idxNow === n - 1 || session.busy, 'aria-label': t('host.down', { name: pl.name }), title: t('host.down', { name: pl.name }), dataset: { action: 'down', player: pl.id }, onclick: () => act({ type: 'seat', target: pl.id, seat: pl.seat + 1 }) }, '▼') : null,
-        kickOpt ? h('button', { type: 'button', class: 'icon danger', disabled: session.busy, 'aria-label': t('host.kick', { name: pl.name }), title: t('host.kick', { name: pl.name }), dataset: { action: 'kick', player: pl.id }, onclick: () => { if (window.confirm(t('host.kick.confirm', { name: pl.name }))) act({ type: 'kick', target: pl.id }); } }, '✕') : null,
-        banOpt ? h('button', { type: 'button', class: 'icon danger', disabled: session.busy, 'aria-label': t('host.ban', { name: pl.name }), title: t('host.ban', { name: pl.name }), dataset: { action: 'ban', player: pl.id }, onclick: () => { if (window.confirm(t('host.ban.confirm', { name: pl.name }))) act({ type: 'ban', target: pl.id }); } }, ICON.removed) : null);
+        seatOpt ? h('button', { type: 'button', class: 'icon', disabled: idxNow === 0 || session.busy, 'aria-label': t('host.up', { name: isolate(pl.name) }), title: t('host.up', { name: isolate(pl.name) }), dataset: { action: 'up', player: pl.id }, onclick: () => act({ type: 'seat', target: pl.id, seat: pl.seat - 1 }) }, '▲') : null,
+        seatOpt ? h('button', { type: 'button', class: 'icon', disabled: idxNow === n - 1 || session.busy, 'aria-label': t('host.down', { name: isolate(pl.name) }), title: t('host.down', { name: isolate(pl.name) }), dataset: { action: 'down', player: pl.id }, onclick: () => act({ type: 'seat', target: pl.id, seat: pl.seat + 1 }) }, '▼') : null,
+        kickOpt ? h('button', { type: 'button', class: 'icon danger', disabled: session.busy, 'aria-label': t('host.kick', { name: isolate(pl.name) }), title: t('host.kick', { name: isolate(pl.name) }), dataset: { action: 'kick', player: pl.id }, onclick: () => { if (window.confirm(t('host.kick.confirm', { name: isolate(pl.name) }))) act({ type: 'kick', target: pl.id }); } }, '✕') : null,
+        banOpt ? h('button', { type: 'button', class: 'icon danger', disabled: session.busy, 'aria-label': t('host.ban', { name: isolate(pl.name) }), title: t('host.ban', { name: isolate(pl.name) }), dataset: { action: 'ban', player: pl.id }, onclick: () => { if (window.confirm(t('host.ban.confirm', { name: isolate(pl.name) }))) act({ type: 'ban', target: pl.id }); } }, ICON.removed) : null);
     };
     // The lock closes the lobby to newcomers (a troll who comes back, a full room).
     const lock = !token ? null : has(v, 'unlock')
@@ -347,7 +347,7 @@ export function hostScreen(app, code, token) {
       out.push(h('details', { class: 'panel moderation', open: unfolded('details.moderation') }, h('summary', null, t('host.moderation')),
         foulPicker(t, v),
         h('ul', { class: 'mod-list' }, v.players.filter((pl) => pl.alive).map((pl) => h('li', null,
-          h('span', { class: 'seat-name' }, t('player.label', { seat: pl.seat, name: pl.name }),
+          h('span', { class: 'seat-name' }, t('player.label', { seat: pl.seat, name: isolate(pl.name) }),
             pl.warnings ? h('span', { class: 'state warned' }, ' ' + ICON.warning + ' ' + t('seat.warnings', { count: pl.warnings })) : null),
           modControls(t, v, pl))))));
     }
@@ -388,8 +388,8 @@ export function hostScreen(app, code, token) {
     const takes = (o) => !foul || (o.fouls || []).includes(foul);
     const named = foul ? { foul } : {};
     return h('span', { class: 'seat-controls' },
-      warn && (warn.targets || []).includes(pl.id) ? h('button', { type: 'button', class: 'icon', disabled: session.busy || !takes(warn), 'aria-label': t('host.warn', { name: pl.name }), title: t('host.warn', { name: pl.name }), dataset: { action: 'warn', player: pl.id }, onclick: () => act({ type: 'warn', target: pl.id, ...named }) }, ICON.warning) : null,
-      rem && (rem.targets || []).includes(pl.id) ? h('button', { type: 'button', class: 'icon danger', disabled: session.busy || !takes(rem), 'aria-label': t('host.remove', { name: pl.name }), title: t('host.remove', { name: pl.name }), dataset: { action: 'remove', player: pl.id }, onclick: () => { if (window.confirm(t('host.remove.confirm', { name: pl.name }))) act({ type: 'remove', target: pl.id, ...named }); } }, '✕') : null);
+      warn && (warn.targets || []).includes(pl.id) ? h('button', { type: 'button', class: 'icon', disabled: session.busy || !takes(warn), 'aria-label': t('host.warn', { name: isolate(pl.name) }), title: t('host.warn', { name: isolate(pl.name) }), dataset: { action: 'warn', player: pl.id }, onclick: () => act({ type: 'warn', target: pl.id, ...named }) }, ICON.warning) : null,
+      rem && (rem.targets || []).includes(pl.id) ? h('button', { type: 'button', class: 'icon danger', disabled: session.busy || !takes(rem), 'aria-label': t('host.remove', { name: isolate(pl.name) }), title: t('host.remove', { name: isolate(pl.name) }), dataset: { action: 'remove', player: pl.id }, onclick: () => { if (window.confirm(t('host.remove.confirm', { name: isolate(pl.name) }))) act({ type: 'remove', target: pl.id, ...named }); } }, '✕') : null);
   }
 
   function nightPanel(t, v, P) {

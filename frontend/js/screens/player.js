@@ -19,6 +19,7 @@ const JOIN_ERRORS = {
   name_invisible_chars: 'err.name_invisible_chars', name_invalid_encoding: 'err.name_invisible_chars',
   name_marks: 'err.name_marks', name_lookalike: 'err.name_lookalike', name_reserved: 'err.name_reserved',
   seat_key_invalid: 'err.seat_key_invalid', seat_key_expired: 'err.seat_key_expired',
+  seat_code_needed: 'err.seat_code_needed', seat_code_wrong: 'err.seat_code_wrong',
 };
 
 // SEAT_KEY_ERRORS are the messages of a seat key refused: the join page has no
@@ -59,10 +60,10 @@ export function playerScreen(app, code, seatKey) {
   // takeSeat takes the seat a host's link moved to this phone (docs/API.md,
   // "A seat on a new device"): it comes with its card, and this phone's seat in
   // the game, if it had one, gives way to it. A key refused says why.
-  async function takeSeat(key) {
+  async function takeSeat(key, seatCode) {
     taking = true;
     renderTaking();
-    const res = await api.takeSeat(code, key, api.newId());
+    const res = await api.takeSeat(code, key, api.newId(), seatCode);
     taking = false;
     if (res.status === 201 && res.body && res.body.game) {
       const mine = (res.body.game.players || []).find((p) => p.id === res.body.playerId);
@@ -70,7 +71,36 @@ export function playerScreen(app, code, seatKey) {
       return;
     }
     const c = api.errorCode(res);
+    // The seat's code is asked for, or was wrong (a link closed by it says
+    // so at the next try).
+    if (c === 'seat_code_needed' || c === 'seat_code_wrong') {
+      askSeatCode(key, c === 'seat_code_wrong');
+      return;
+    }
     showJoin(JOIN_ERRORS[c] || (res.status === 404 ? 'err.not_found' : res.status === 0 ? 'err.network' : 'err.generic'));
+  }
+
+  // askSeatCode asks for the seat's code, which only the seat's own card
+  // shows: a link takes its seat in a game the app moderates only with it, so
+  // that nobody learns a card by holding a link.
+  function askSeatCode(key, wrong) {
+    const t = app.t;
+    const input = h('input', {
+      id: 'seat-code', name: 'seat-code', type: 'text', inputmode: 'numeric', pattern: '[0-9]{6}', maxlength: '6',
+      required: true, autocomplete: 'one-time-code', enterkeyhint: 'go',
+    });
+    const form = h('form', {
+      class: 'card seat-code', dataset: { screen: 'seat_code' }, onsubmit: (e) => {
+        e.preventDefault();
+        takeSeat(key, input.value.replace(/\D/g, ''));
+      },
+    },
+    h('h1', null, t('seat.code.title')),
+    h('p', null, t('seat.code.help')),
+    wrong ? h('p', { class: 'error', role: 'alert', dataset: { error: 'err.seat_code_wrong' } }, t('err.seat_code_wrong')) : null,
+    h('label', { for: 'seat-code' }, t('seat.code.label')), input,
+    h('button', { type: 'submit', class: 'primary' }, t('seat.code.take')));
+    replace(app.root, topbar(t, { code, lang: app.lang, onLang: (l) => { app.setLang(l); askSeatCode(key, wrong); } }), h('main', { class: 'phone' }, form));
   }
 
   function renderTaking() {
@@ -781,6 +811,7 @@ export function playerScreen(app, code, seatKey) {
       h('p', null, t('card.team', { team: t('team.' + me.team) })),
       has(v, 'reveal') ? revealAct(t) : null,
       h('p', { class: 'small' }, t(roleKey(me.role, v.rules) + '.help')),
+      me.seatCode ? h('p', { class: 'small seat-code' }, t('card.seat_code', { code: me.seatCode })) : null,
       me.team === 'mafia' && mates.length ? h('p', { class: 'mates' }, t('card.mates', { names: t.list(mates.map((p) => t('player.with_role', { player: P(p.id), role: t(roleKey(p.role, v.rules)) }))) })) : null,
       tonight(t, v, me, P),
       latest ? h('p', { class: 'check-result' }, checkText(t, v, latest, P)) : null,

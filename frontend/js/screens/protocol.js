@@ -102,7 +102,7 @@ export function protocolScreen(app, code, token) {
       h('div', { class: 'seat-row head', role: 'row' }, cols.map((c) => h('span', { role: 'columnheader', class: 'c-' + c }, t('proto.col.' + c)))),
       seatRows(t, p).map((s) => h('div', { class: ['seat-row', !s.alive && 'out', s.team && 'team-' + s.team], role: 'row', dataset: { seat: s.seat } },
         h('span', { role: 'cell', class: 'c-seat' }, String(s.seat)),
-        h('span', { role: 'cell', class: 'c-player' }, s.name),
+        h('bdi', { role: 'cell', class: 'c-player' }, s.name),
         h('span', { role: 'cell', class: 'c-card seat-role' }, s.role ? (ICON[s.team] || '') + ' ' + s.role : ''),
         h('span', { role: 'cell', class: 'c-fouls' }, s.fouls.join(' · ')),
         h('span', { role: 'cell', class: 'c-left' }, s.left ? withRule(s.left) : ICON.alive + ' ' + t('seat.alive')))));

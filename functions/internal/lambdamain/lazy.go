@@ -6,6 +6,7 @@ import (
 
 	"citysleeps/shared/httpapi"
 	"citysleeps/shared/protocol"
+	"citysleeps/shared/ratings"
 	"citysleeps/shared/rules"
 	"citysleeps/shared/service"
 )
@@ -89,6 +90,14 @@ func (l *lazy) Protocol(ctx context.Context, code, token string) (protocol.Proto
 		return protocol.Protocol{}, err
 	}
 	return s.Protocol(ctx, code, token)
+}
+
+func (l *lazy) MafiaRatings(ctx context.Context, code, token string) (ratings.Game, error) {
+	s, err := l.get(ctx)
+	if err != nil {
+		return ratings.Game{}, err
+	}
+	return s.MafiaRatings(ctx, code, token)
 }
 
 func (l *lazy) Revision(ctx context.Context, code, token string) (service.Revision, error) {

@@ -102,6 +102,14 @@ func TestTemplateCloudFrontRoutes(t *testing.T) {
 		if at(b, "CachePolicyId") != cachingDisabled || at(b, "OriginRequestPolicyId") != allViewerExceptHostHeader {
 			t.Errorf("%s: cache policy %v, origin request policy %v: want caching off and the viewer's headers but Host", name, at(b, "CachePolicyId"), at(b, "OriginRequestPolicyId"))
 		}
+		// A player's answer is padded to one length at every seat, plain and
+		// gzipped by the function (httpapi's writeSeatView); CloudFront
+		// compressing a plain one at the edge would make its length tell the
+		// card, so it never compresses an API answer, and the viewer's
+		// Accept-Encoding reaches the function (issue 29).
+		if c, _ := at(b, "Compress").(bool); c {
+			t.Errorf("%s: CloudFront compresses its answers", name)
+		}
 		if methods := fmt.Sprint(at(b, "AllowedMethods")); !strings.Contains(methods, "POST") {
 			t.Errorf("%s does not allow POST: %s", name, methods)
 		}
