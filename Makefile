@@ -2,6 +2,7 @@
 #
 #   make run          the whole game on this machine (PORT=8080, DATA_DIR=.data)
 #   make test         installs what the tests need, lints, runs every test
+#   make soak         every test at full size under the race detector
 #   make bench        benchmarks, and the Lambda size and init-time report
 #   make deploy       sam build + sam deploy (--guided the first time) + upload the site
 #
@@ -35,7 +36,7 @@ LAMBDA_BUILD = GOOS=linux GOARCH=$(LAMBDA_ARCH) CGO_ENABLED=0 $(GO) build \
 # Root, or sudo for the one step that installs a system package.
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: build run test test-go test-frontend bench lint tools npm chromium \
+.PHONY: build run test test-go test-frontend soak bench lint tools npm chromium \
 	build-CreateFunction build-JoinFunction build-ReadFunction build-ActFunction \
 	sam-build sam-local deploy upload clean
 
@@ -50,11 +51,34 @@ run: build
 ## test: everything CI runs
 test: npm chromium lint $(RIE) test-go test-frontend
 
-# Every test under the race detector, then every benchmark once, so that
-# none breaks unseen between the runs of make bench.
+# make test's passes, one after another so that none slows another:
+#  - the packages whose own code runs concurrently under the race detector,
+#    with -short and a few examples of each property (RAPID_CHECKS): the
+#    detector looks for races, which a few games show as well as many;
+#  - their tests that play whole games one goroutine at a time (SEQUENTIAL),
+#    where the detector has nothing to find and costs five times the time,
+#    and every other package's tests, without it, also -short;
+#  - the browser tests alone: their Go side only drives Chromium against the
+#    server, whose packages are raced on their own, and their time is
+#    Chromium's;
+#  - every benchmark once, -short, so that none breaks unseen between make
+#    bench runs.
+# make soak runs every test at full size under the race detector.
+RACED      := ./shared/service/... ./shared/store/... ./shared/httpapi/... ./shared/bot/... \
+	./infra/harness/loadgen/... ./infra/server/...
+SEQUENTIAL := ^(TestPlayWholeGames|TestToEndEveryPreset|TestRealGames|TestPropertyStoredSize|TestEndlessGameStaysInOneReadUnit|TestLongStoryKeepsViewsSmall|TestLobbyChurnStaysSmall|TestStoredSizeOfFinishedSportGame)$$
+SHORT      := RAPID_CHECKS=10 $(GO) test -short -timeout $(TEST_TIMEOUT)
 test-go:
-	$(GO) test -race -timeout $(TEST_TIMEOUT) ./...
-	$(GO) test -run '^$$' -bench . -benchtime=1x -timeout $(TEST_TIMEOUT) ./...
+	$(SHORT) -race -skip '$(SEQUENTIAL)' $(RACED)
+	$(SHORT) -run '$(SEQUENTIAL)' $(RACED)
+	$(SHORT) $$($(GO) list ./... | grep -v -e /frontend/e2e $(patsubst ./%/...,-e /%,$(RACED)))
+	$(SHORT) ./frontend/e2e/...
+	$(SHORT) -run '^$$' -bench . -benchtime=1x ./...
+
+## soak: every test at full size under the race detector, the properties
+## at rapid's 100 examples (RAPID_CHECKS for more): slower than make test
+soak: npm chromium $(RIE)
+	$(GO) test -race -timeout 60m ./...
 
 # The frontend's own unit tests (node's test runner), when it has them.
 test-frontend: npm

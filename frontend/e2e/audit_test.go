@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 )
 
 // auditJS checks the page as a person sees it, and returns what is wrong, one
@@ -203,13 +202,14 @@ func (p *page) audit(lang string, allow []string) []string {
 // fault of each kind gets one report of each kind, and the same page without
 // them gets none.
 func TestAuditFindsProblems(t *testing.T) {
+	t.Parallel()
 	srv := startServer(t)
 	b := startBrowser(t)
 	p := b.newPage(t, "phone", 390, 844)
 	p.navigate(srv.URL + "/")
-	p.waitFor("the home screen", `document.querySelector('form.new-game')`, 20*time.Second)
+	p.waitFor("the home screen", `document.querySelector('form.new-game')`)
 	p.eval(`(() => { const s = document.querySelector('select.lang'); s.value = 'ru'; s.dispatchEvent(new Event('change')); return true; })()`, nil)
-	p.waitFor("Russian", `document.documentElement.lang === 'ru'`, 5*time.Second)
+	p.waitFor("Russian", `document.documentElement.lang === 'ru'`)
 	if got := p.audit("ru", nil); len(got) != 0 {
 		t.Fatalf("the home page in Russian: %v", got)
 	}

@@ -22,6 +22,7 @@ import (
 // page with how many of the seats were black. Every one of these screens is
 // audited in every language.
 func TestBestMove(t *testing.T) {
+	t.Parallel()
 	clk := &frozen{t: time.Now().UTC().Truncate(time.Second)}
 	srv := startServerAt(t, clk.Now)
 	b := startBrowser(t)
@@ -58,7 +59,7 @@ func TestBestMove(t *testing.T) {
 	s.capture(s.phone, "best-move", picker+` && document.querySelector('[data-screen=best_move] [data-action=confirm][disabled]')`)
 	named := []string{blacks[0], reds[1], blacks[1]}
 	for _, id := range append(slices.Clone(named), reds[2]) { // the fourth seat is one too many
-		s.phone.mustTap(fmt.Sprintf(`[data-screen=best_move] [data-target=%q]`, id), 5*time.Second)
+		s.phone.mustTap(fmt.Sprintf(`[data-screen=best_move] [data-target=%q]`, id))
 	}
 	var pressed []string
 	s.phone.eval(`[...document.querySelectorAll('[data-screen=best_move] [data-target][aria-pressed=true]')].map((b) => b.dataset.target)`, &pressed)
@@ -66,9 +67,9 @@ func TestBestMove(t *testing.T) {
 		t.Errorf("the picker holds %v after four taps; want the first three, %v", pressed, named)
 	}
 	s.capture(s.phone, "best-move-picked", `document.querySelector('[data-screen=best_move] [data-action=confirm]:not([disabled])')`)
-	s.phone.mustTap(`[data-screen=best_move] [data-action=confirm]`, 5*time.Second)
+	s.phone.mustTap(`[data-screen=best_move] [data-action=confirm]`)
 	made := `document.querySelector('[data-screen=speech] [data-screen=best_move_made]') && !document.querySelector('[data-screen=best_move]')`
-	s.phone.waitFor("the best move made", made, 20*time.Second)
+	s.phone.waitFor("the best move made", made)
 	events := c.view().Events
 	if e := events[len(events)-1]; e.Type != rules.EvBestMove || e.Actor != victim || !slices.Equal(e.Targets, named) {
 		t.Fatalf("the story ends with %+v; want the victim's best move of %v", e, named)

@@ -47,6 +47,10 @@ func startBrowser(t *testing.T) *browser {
 		chromedp.Flag("disable-quic", true),
 		chromedp.Flag("no-first-run", true),
 		chromedp.Flag("autoplay-policy", "no-user-gesture-required"),
+		// chromedp's own list, and the omnibox's popup: headless Chromium
+		// otherwise loads it into a renderer of its own for every window,
+		// one per phone, which costs a game's CPU and shows no page.
+		chromedp.Flag("disable-features", "Translate,BlinkGenPropertyTrees,WebUIOmniboxPopup,WebUIOmniboxFullPopup,WebUIOmniboxAimPopup"),
 		chromedp.UserDataDir(t.TempDir()),
 	)
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
@@ -166,10 +170,18 @@ func (p *page) eval(script string, out any) {
 	}
 }
 
-// waitFor polls a script until it returns true.
-func (p *page) waitFor(what, script string, timeout time.Duration) {
+// waitFor polls a script until it returns true, for as long as the app
+// promises a page takes to show what the game has made (shownWithin).
+func (p *page) waitFor(what, script string) {
 	p.t.Helper()
-	deadline := time.Now().Add(timeout)
+	p.waitWithin(what, script, shownWithin)
+}
+
+// waitWithin polls a script until it returns true, for at most bound; past
+// it the test fails with what the page shows (failed).
+func (p *page) waitWithin(what, script string, bound time.Duration) {
+	p.t.Helper()
+	deadline := time.Now().Add(bound)
 	for {
 		var ok bool
 		p.eval("!!("+script+")", &ok)
@@ -177,16 +189,34 @@ func (p *page) waitFor(what, script string, timeout time.Duration) {
 			return
 		}
 		if time.Now().After(deadline) {
-			p.screenshot("timeout-" + p.name)
-			var text string
-			p.eval(`document.body.innerText`, &text)
-			p.mu.Lock()
-			errs := strings.Join(p.errs, "\n")
-			p.mu.Unlock()
-			p.fatalf("timed out waiting for %s; page errors: %s\nthe page says:\n%s", what, errs, text)
+			p.failed("timed out after %v waiting for %s", bound, what)
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
+}
+
+// failed ends the test: it saves a screenshot of the page and its text in
+// the artifacts directory, and says where beside the reason, the page's
+// errors and its text.
+func (p *page) failed(format string, args ...any) {
+	p.t.Helper()
+	name := "failed-" + strings.NewReplacer("/", "-", " ", "-").Replace(p.t.Name()+"-"+p.name)
+	p.screenshot(name)
+	var text string
+	ctx, cancel := context.WithTimeout(p.ctx, 20*time.Second)
+	defer cancel()
+	if got, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.body ? document.body.innerText : ''`)); err == nil {
+		text = got
+	}
+	file := filepath.Join(artifactsDir(p.t), name+".txt")
+	if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
+		p.t.Logf("write %s: %v", file, err)
+	}
+	p.mu.Lock()
+	errs := strings.Join(p.errs, "\n")
+	p.mu.Unlock()
+	p.fatalf("%s (screenshot and text: %s.{png,txt}); page errors: %s\nthe page says:\n%s",
+		fmt.Sprintf(format, args...), filepath.Join(artifactsDir(p.t), name), errs, text)
 }
 
 // tap clicks the element sel the way a finger would: scrolled to the middle of
@@ -232,14 +262,39 @@ func (p *page) tap(sel string) bool {
 	return true
 }
 
-// mustTap taps sel, waiting up to timeout for it to be there.
-func (p *page) mustTap(sel string, timeout time.Duration) {
+// mustTap taps sel, waiting for it to be there as long as a page takes to
+// show what the game has made (shownWithin).
+func (p *page) mustTap(sel string) {
 	p.t.Helper()
-	deadline := time.Now().Add(timeout)
+	deadline := time.Now().Add(shownWithin)
 	for !p.tap(sel) {
 		if time.Now().After(deadline) {
-			p.screenshot("timeout-" + p.name)
-			p.fatalf("cannot tap %s", sel)
+			p.failed("cannot tap %s after %v", sel, shownWithin)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// tapUntil taps sel until done holds, as a person taps again when nothing
+// happened (a button drawn anew under the finger as a poll's view came in):
+// each tap gets the app's answer time (answeredWithin) to take effect, and
+// the whole as long as a page takes to show a change (shownWithin) more.
+func (p *page) tapUntil(sel, what string, done func() bool) {
+	p.t.Helper()
+	deadline := time.Now().Add(answeredWithin + shownWithin)
+	for {
+		if p.tap(sel) {
+			for wait := time.Now().Add(answeredWithin); time.Now().Before(wait); time.Sleep(100 * time.Millisecond) {
+				if done() {
+					return
+				}
+			}
+		}
+		if done() {
+			return
+		}
+		if time.Now().After(deadline) {
+			p.failed("tapped %s and waited for %s past %v", sel, what, answeredWithin+shownWithin)
 		}
 		time.Sleep(100 * time.Millisecond)
 	}

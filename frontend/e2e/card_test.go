@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -269,7 +268,7 @@ func (g *game) lookAtCard(ph *player, v rules.View, seen func(role string)) stri
 		ph.fatalf("the card's face is in the page before the card is held")
 	}
 	release := ph.hold(`.role-card`)
-	ph.waitFor("the card's face", `document.querySelector('.card-face [data-my-role]')`, 5*time.Second)
+	ph.waitFor("the card's face", `document.querySelector('.card-face [data-my-role]')`)
 	var role string
 	ph.eval(`document.querySelector('.card-face [data-my-role]').dataset.myRole`, &role)
 	if v.You == nil || string(v.You.Role) != role {
@@ -288,7 +287,7 @@ func (g *game) lookAtCard(ph *player, v rules.View, seen func(role string)) stri
 		seen(role)
 	}
 	release()
-	ph.waitFor("the card's face to leave the page", `!`+face, 5*time.Second)
+	ph.waitFor("the card's face to leave the page", `!`+face)
 	return role
 }
 
@@ -297,7 +296,7 @@ func (g *game) lookAtCard(ph *player, v rules.View, seen func(role string)) stri
 func (g *game) auditHeldCard(ph *player, sel, what string) {
 	g.t.Helper()
 	release := ph.hold(`.role-card`)
-	ph.waitFor(sel+" on the held card", fmt.Sprintf(`document.querySelector(%q)`, sel), 5*time.Second)
+	ph.waitFor(sel+" on the held card", fmt.Sprintf(`document.querySelector(%q)`, sel))
 	g.shot(ph.page, what)
 	lang := ph.lang
 	if lang == "" {
@@ -307,7 +306,7 @@ func (g *game) auditHeldCard(ph *player, sel, what string) {
 		g.t.Errorf("%s, %s: %s", ph.name, what, problem)
 	}
 	release()
-	ph.waitFor("the card's face to leave the page", `!document.querySelector('.card-face')`, 5*time.Second)
+	ph.waitFor("the card's face to leave the page", `!document.querySelector('.card-face')`)
 }
 
 // checkNewChecks looks at the cards of the players who have checked someone
@@ -324,7 +323,7 @@ func (g *game) checkNewChecks(pub rules.View) {
 			continue
 		}
 		ph.eval(`window.dispatchEvent(new Event('online'))`, nil)
-		ph.waitFor("the page after the night", fmt.Sprintf(`Number((document.querySelector('main') || {dataset: {}}).dataset.version) >= %d`, v.Version), 20*time.Second)
+		ph.waitFor("the page after the night", fmt.Sprintf(`Number((document.querySelector('main') || {dataset: {}}).dataset.version) >= %d`, v.Version))
 		g.lookAtCard(ph, v, nil)
 		g.checksLookedAt[ph.id] = len(v.You.Checks)
 	}

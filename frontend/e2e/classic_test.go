@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"testing"
-	"time"
 
 	"citysleeps/shared/rules"
 )
@@ -11,6 +10,7 @@ import (
 // table of seven: the meeting night, open cards, votes against anyone that
 // may change, the Commissar checking by night; the town votes the mafia out.
 func TestClassicGame(t *testing.T) {
+	t.Parallel()
 	srv := startServer(t)
 	b := startBrowser(t)
 	g := newGame(t, srv, b, gameOpts{preset: rules.PresetClassic, lang: "en", moderator: rules.ModeratorApp, players: 7, plan: plan{
@@ -18,7 +18,7 @@ func TestClassicGame(t *testing.T) {
 		voteAll: func(*game, *player, rules.View) bool { return true },
 	}})
 	g.start()
-	g.play(5*time.Minute, nil)
+	g.play(nil)
 	if pub := g.finish(); *pub.Winner != rules.Town {
 		t.Errorf("winner %s, want the town", *pub.Winner)
 	}

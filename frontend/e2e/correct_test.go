@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"citysleeps/shared/rules"
 	"citysleeps/shared/service"
@@ -21,6 +20,7 @@ import (
 // the step forward: taken back, the first speaker is speaking again on every
 // screen. Once he has ended his speech the console offers no correction.
 func TestCorrection(t *testing.T) {
+	t.Parallel()
 	srv := startServer(t)
 	b := startBrowser(t)
 	s := newStudio(t, srv, b)
@@ -48,17 +48,17 @@ func TestCorrection(t *testing.T) {
 
 	public := b.newPage(t, "public screen", 1280, 800)
 	public.navigate(srv.URL + "/#screen=" + g.Code)
-	public.waitFor("the public day", phase("day")+" && "+speaking(first), 20*time.Second)
+	public.waitFor("the public day", phase("day")+" && "+speaking(first))
 	s.open(s.phone, "/join/"+g.Code, seat(g.Code, victim), phase("day"))
 	s.open(s.screen, host(g), nil, phase("day")+fmt.Sprintf(` && document.querySelector('[data-action=warn][data-player=%q]')`, victim.ID))
 
-	s.screen.mustTap(`[data-action=advance]`, 10*time.Second)
-	public.waitFor("the next speaker after the hand-over", phase("day")+" && !"+speaking(first)+" && document.querySelector('li.seat.is-speaking')", 20*time.Second)
-	s.screen.mustTap(fmt.Sprintf(`[data-action=warn][data-player=%q]`, victim.ID), 10*time.Second)
+	s.screen.mustTap(`[data-action=advance]`)
+	public.waitFor("the next speaker after the hand-over", phase("day")+" && !"+speaking(first)+" && document.querySelector('li.seat.is-speaking')")
+	s.screen.mustTap(fmt.Sprintf(`[data-action=warn][data-player=%q]`, victim.ID))
 	for name, p := range map[string]*page{"the console": s.screen, "#4's phone": s.phone, "the shared screen": public} {
-		p.waitFor(name+" to show the warning", warned, 20*time.Second)
+		p.waitFor(name+" to show the warning", warned)
 	}
-	s.screen.waitFor("the offer to take it back", offer(rules.ActWarn), 10*time.Second)
+	s.screen.waitFor("the offer to take it back", offer(rules.ActWarn))
 	var label string
 	s.screen.eval(offer(rules.ActWarn)+`.textContent`, &label)
 	if !strings.Contains(label, victim.Name) {
@@ -67,25 +67,25 @@ func TestCorrection(t *testing.T) {
 	s.capture(s.screen, "correct-offer", offer(rules.ActWarn))
 	s.screen.eval(`(() => { const s = document.querySelector('select.lang'); s.value = 'uk'; s.dispatchEvent(new Event('change')); return true; })()`, nil)
 
-	s.screen.mustTap(`[data-action=correct][data-undoes=warn]`, 10*time.Second)
+	s.screen.mustTap(`[data-action=correct][data-undoes=warn]`)
 	for name, p := range map[string]*page{"the console": s.screen, "#4's phone": s.phone, "the shared screen": public} {
-		p.waitFor(name+" to drop the warning", "!"+warned, 20*time.Second)
+		p.waitFor(name+" to drop the warning", "!"+warned)
 	}
-	public.waitFor("the news of the correction", `[...document.querySelectorAll('.panel.news li')].some((li) => li.textContent.startsWith('Виправлено ведучим'))`, 10*time.Second)
+	public.waitFor("the news of the correction", `[...document.querySelectorAll('.panel.news li')].some((li) => li.textContent.startsWith('Виправлено ведучим'))`)
 	if v := srv.view(t, g.Code, ""); v.Players[slices.IndexFunc(v.Players, func(p rules.PlayerView) bool { return p.ID == victim.ID })].Warnings != 0 ||
 		v.Events[len(v.Events)-1].Type != rules.EvCorrected {
 		t.Errorf("after the correction: the story ends with %+v", v.Events[len(v.Events)-1])
 	}
 
-	s.screen.mustTap(`[data-action=correct][data-undoes=advance]`, 10*time.Second)
+	s.screen.mustTap(`[data-action=correct][data-undoes=advance]`)
 	for name, p := range map[string]*page{"the console": s.screen, "#4's phone": s.phone, "the shared screen": public} {
-		p.waitFor(name+" to show the first speaker again", speaking(first), 20*time.Second)
+		p.waitFor(name+" to show the first speaker again", speaking(first))
 	}
 	for _, p := range g.Players {
 		if p.ID == first {
 			s.act(g, p.Token, rules.Action{Type: rules.ActEndSpeech})
 		}
 	}
-	s.screen.waitFor("no offer once a player has acted", `!document.querySelector('[data-action=correct]')`, 10*time.Second)
+	s.screen.waitFor("no offer once a player has acted", `!document.querySelector('[data-action=correct]')`)
 	public.checkErrors()
 }

@@ -97,21 +97,21 @@ func newGame(t *testing.T, srv *testServer, b *browser, o gameOpts) *game {
 	g.host = b.newPage(t, "host", 1280, 800)
 	h := g.host
 	h.navigate(srv.URL + "/")
-	h.waitFor("the home screen", `document.querySelector('form.new-game')`, 20*time.Second)
+	h.waitFor("the home screen", `document.querySelector('form.new-game')`)
 	// The interface language, as a host would pick it in the corner.
 	h.eval(fmt.Sprintf(`(() => { const s = document.querySelector('select.lang'); s.value = %q; s.dispatchEvent(new Event('change')); })()`, o.lang), nil)
-	h.waitFor("the language switch", fmt.Sprintf(`document.documentElement.lang === %q`, o.lang), 5*time.Second)
-	h.mustTap(fmt.Sprintf(`input[name=preset][value=%q]`, o.preset), 5*time.Second)
-	h.mustTap(fmt.Sprintf(`input[name=moderator][value=%q]`, o.moderator), 5*time.Second)
+	h.waitFor("the language switch", fmt.Sprintf(`document.documentElement.lang === %q`, o.lang))
+	h.mustTap(fmt.Sprintf(`input[name=preset][value=%q]`, o.preset))
+	h.mustTap(fmt.Sprintf(`input[name=moderator][value=%q]`, o.moderator))
 	h.eval(fmt.Sprintf(`(() => { const s = document.querySelector('select[name=lang]'); s.value = %q; s.dispatchEvent(new Event('change')); })()`, o.lang), nil)
 	g.shot(h, "home")
-	h.mustTap(`[data-action=create]`, 5*time.Second)
+	h.mustTap(`[data-action=create]`)
 	if o.moderator == rules.ModeratorHost {
 		// The device that makes a game a person moderates says what it is:
 		// here the moderator's own, which becomes the console.
-		h.mustTap(`[data-action=device][data-device=host]`, 5*time.Second)
+		h.mustTap(`[data-action=device][data-device=host]`)
 	}
-	h.waitFor("the host's lobby", `document.querySelector('main[data-phase=lobby]')`, 20*time.Second)
+	h.waitFor("the host's lobby", `document.querySelector('main[data-phase=lobby]')`)
 	h.eval(`new URLSearchParams(location.hash.slice(1)).get('host')`, &g.code)
 	if g.code == "" {
 		h.fatalf("no room code in the address %q", g.code)
@@ -135,7 +135,7 @@ func newGame(t *testing.T, srv *testServer, b *browser, o gameOpts) *game {
 		Width int    `json:"width"`
 		URL   string `json:"url"`
 	}
-	h.waitFor("the QR code", `document.querySelector('img.qr') && document.querySelector('img.qr').complete && document.querySelector('img.qr').naturalWidth > 0`, 10*time.Second)
+	h.waitFor("the QR code", `document.querySelector('img.qr') && document.querySelector('img.qr').complete && document.querySelector('img.qr').naturalWidth > 0`)
 	h.eval(`({src: document.querySelector('img.qr').getAttribute('src'), width: document.querySelector('img.qr').naturalWidth,
 		url: (document.querySelector('.join-url').textContent.match(/https?:\/\/\S+/) || [''])[0]})`, &qr)
 	joinURL := srv.URL + "/join/" + g.code
@@ -171,25 +171,25 @@ func (g *game) checkControlLink() {
 	if inPage() {
 		h.fatalf("the host token is in the shared screen's page before anyone asked for it")
 	}
-	h.mustTap(`details.links summary`, 5*time.Second)
+	h.mustTap(`details.links summary`)
 	h.eval(`window.confirm = () => false`, nil)
-	h.mustTap(`[data-action=show_control]`, 5*time.Second)
+	h.mustTap(`[data-action=show_control]`)
 	if inPage() {
 		h.fatalf("the host token is in the page after the host said no")
 	}
 	h.eval(`window.confirm = () => true`, nil)
-	h.mustTap(`[data-action=show_control]`, 5*time.Second)
-	h.waitFor("the control link", `document.querySelector('details.links[open] [data-action=hide_control]')`, 5*time.Second)
+	h.mustTap(`[data-action=show_control]`)
+	h.waitFor("the control link", `document.querySelector('details.links[open] [data-action=hide_control]')`)
 	if !inPage() {
 		h.fatalf("the control link is not on the page once asked for")
 	}
 	g.shot(h, "screen-control-link")
-	h.mustTap(`[data-action=hide_control]`, 5*time.Second)
-	h.waitFor("the link hidden", `document.querySelector('[data-action=show_control]')`, 5*time.Second)
+	h.mustTap(`[data-action=hide_control]`)
+	h.waitFor("the link hidden", `document.querySelector('[data-action=show_control]')`)
 	if inPage() {
 		h.fatalf("the host token stays in the page after the link is hidden")
 	}
-	h.mustTap(`details.links summary`, 5*time.Second)
+	h.mustTap(`details.links summary`)
 }
 
 // checkQR reads the QR code's SVG as a phone's camera app would get it, and checks
@@ -208,19 +208,19 @@ func (g *game) join(name, lang, joinURL string) *player {
 	g.t.Helper()
 	p := &player{page: g.b.newPage(g.t, "phone "+name, 390, 844), name: name, lang: lang}
 	p.navigate(joinURL)
-	p.waitFor("the join form", `document.querySelector('form.join input#name')`, 20*time.Second)
+	p.waitFor("the join form", `document.querySelector('form.join input#name')`)
 	// A phone follows the game's language until its owner picks another.
-	p.waitFor("the game's language", fmt.Sprintf(`document.documentElement.lang === %q`, g.lang), 10*time.Second)
+	p.waitFor("the game's language", fmt.Sprintf(`document.documentElement.lang === %q`, g.lang))
 	if lang != "" {
 		p.eval(fmt.Sprintf(`(() => { const s = document.querySelector('select.lang'); s.value = %q; s.dispatchEvent(new Event('change')); })()`, lang), nil)
-		p.waitFor("the language switch", fmt.Sprintf(`document.documentElement.lang === %q`, lang), 5*time.Second)
+		p.waitFor("the language switch", fmt.Sprintf(`document.documentElement.lang === %q`, lang))
 	}
 	if name == names[0] {
 		g.shot(p.page, "join")
 	}
 	p.typeInto(`input#name`, name)
-	p.mustTap(`form.join button[type=submit]`, 5*time.Second)
-	p.waitFor("the lobby", `document.querySelector('main[data-phase=lobby]')`, 20*time.Second)
+	p.mustTap(`form.join button[type=submit]`)
+	p.waitFor("the lobby", `document.querySelector('main[data-phase=lobby]')`)
 	g.readSeat(p)
 	return p
 }
@@ -272,9 +272,9 @@ func (g *game) view(token string) rules.View { return g.srv.view(g.t, g.code, to
 // its card, pressed and held as a player would.
 func (g *game) start() {
 	g.t.Helper()
-	g.host.mustTap(`[data-action=start]`, 10*time.Second)
+	g.host.mustTap(`[data-action=start]`)
 	for _, p := range g.phones {
-		p.waitFor("the game to start", `document.querySelector('main[data-phase]') && document.querySelector('main').dataset.phase !== 'lobby'`, 20*time.Second)
+		p.waitFor("the game to start", `document.querySelector('main[data-phase]') && document.querySelector('main').dataset.phase !== 'lobby'`)
 	}
 	for i, p := range g.phones {
 		g.readRole(p, i < 4)
@@ -287,7 +287,7 @@ func (g *game) start() {
 // would (lookAtCard, which checks it against the deal the server made).
 func (g *game) readRole(p *player, shoot bool) {
 	g.t.Helper()
-	p.waitFor("the role card", `document.querySelector('.role-card')`, 10*time.Second)
+	p.waitFor("the role card", `document.querySelector('.role-card')`)
 	role := g.lookAtCard(p, g.view(p.token), func(role string) {
 		if shoot || !g.shots[fmt.Sprintf("%s-%s-role-%s", g.preset, g.lang, role)] {
 			g.shot(p.page, "role-"+role)
@@ -482,34 +482,46 @@ func (g *game) decide(ph *player, v rules.View, st domState) string {
 // play drives the table through the UI until the game is over, taking the
 // screenshots of each new screen and checking for leaks as it goes. during is
 // called once per loop with the public view, for the test's own checks.
-func (g *game) play(timeout time.Duration, during func(v rules.View)) {
+//
+// The game must move on as it promises: each step by its deadline and the
+// hand-over after it, a step without one as soon as the pages show the tap
+// that ends it (stepWithin); a game that stands still longer fails the test,
+// whatever the machine's speed.
+func (g *game) play(during func(v rules.View)) {
 	g.t.Helper()
-	deadline := time.Now().Add(timeout)
 	lastKey := ""
+	var deadline time.Time
 	nudged := map[string]time.Time{}
 	for {
 		pub := g.view("")
-		key := fmt.Sprintf("%s/%d/%d/%d", pub.Phase.Name, pub.Phase.Day, pub.Phase.Night, pub.Version)
+		key := fmt.Sprintf("%s/%d/%d/%d/%d", pub.Phase.Name, pub.Phase.Day, pub.Phase.Night, pub.Version, pub.Tick)
 		if key != lastKey {
 			if os.Getenv("E2E_DEBUG") != "" {
 				g.t.Logf("%s %s", time.Now().Format("15:04:05.000"), key)
 			}
 			lastKey = key
 			g.onPhase(pub)
+			// The checks above take their time; the step's is counted after them.
+			deadline = time.Now().Add(stepWithin(pub, time.Now()) + shownWithin)
 		}
 		g.tl.observe(pub, time.Now())
 		if pub.Phase.Name == rules.PhaseGameOver {
 			return
 		}
 		if during != nil {
+			// The test's own checks hold the table up: their time is not the game's.
+			began := time.Now()
 			during(pub)
+			deadline = deadline.Add(time.Since(began))
 		}
 		// The first time each wake of a night with acts opens, before anyone
 		// taps, every phone must show the same page whatever its card.
 		if wake := fmt.Sprintf("%d/%d", pub.Phase.Night, pub.Phase.Wake); pub.Phase.Name == rules.PhaseNight && pub.Phase.Night >= 2 &&
 			!pub.Phase.Closing && !pub.Phase.Paused && !g.nightChecked[wake] && pub.Phase.Pending == len(g.alive(pub, func(string) bool { return true })) {
 			g.nightChecked[wake] = true
+			began := time.Now()
 			g.checkNightScreens(pub)
+			deadline = deadline.Add(time.Since(began))
 		}
 		if time.Now().After(deadline) {
 			g.host.screenshot(g.preset + "-timeout-host")
@@ -524,7 +536,7 @@ func (g *game) play(timeout time.Duration, during func(v rules.View)) {
 				b, _ := json.Marshal(v.Actions)
 				lines = append(lines, fmt.Sprintf("%s %s alive=%v actions=%s dom=%+v", ph.id, ph.role, v.You != nil && v.You.Alive, b, ph.state()))
 			}
-			g.t.Fatalf("the game did not end in %v; it is at %s; last events and phones:\n%s", timeout, key, strings.Join(lines, "\n"))
+			g.t.Fatalf("the game stood still at %s past what its step promises; last events and phones:\n%s", key, strings.Join(lines, "\n"))
 		}
 		acted := false
 		for _, ph := range g.phones {
@@ -597,7 +609,7 @@ func (g *game) onPhase(pub rules.View) {
 	kind := pub.Phase.Name
 	if !g.phaseSeen[kind] {
 		g.phaseSeen[kind] = true
-		g.host.waitFor("the host screen to follow", fmt.Sprintf(`document.querySelector('main[data-phase=%q]')`, kind), 30*time.Second)
+		g.waitStep(g.host, "the host screen to follow", fmt.Sprintf(`document.querySelector('main[data-phase=%q]')`, kind))
 		g.shot(g.host, "screen-"+string(kind))
 	}
 	g.checkLeaks()
@@ -619,7 +631,7 @@ func (g *game) finish() rules.View {
 			g.t.Errorf("the end shows %s as %q, the card said %q", p.ID, p.Role, want)
 		}
 	}
-	g.host.waitFor("the winner on the shared screen", fmt.Sprintf(`document.querySelector('main[data-phase=game_over][data-winner=%q]')`, *pub.Winner), 20*time.Second)
+	g.host.waitFor("the winner on the shared screen", fmt.Sprintf(`document.querySelector('main[data-phase=game_over][data-winner=%q]')`, *pub.Winner))
 	var shown map[string]string
 	g.host.eval(`Object.fromEntries([...document.querySelectorAll('.roles [data-player]')].map((e) => [e.dataset.player, e.dataset.role]))`, &shown)
 	for id, role := range g.deal {
@@ -630,7 +642,7 @@ func (g *game) finish() rules.View {
 	g.host.scrollTop()
 	g.shot(g.host, "screen-game_over")
 	for i, p := range g.phones {
-		p.waitFor("the end", `document.querySelector('main[data-phase=game_over] [data-screen=game_over]')`, 20*time.Second)
+		p.waitFor("the end", `document.querySelector('main[data-phase=game_over] [data-screen=game_over]')`)
 		if i < 4 {
 			p.scrollTop()
 			g.shot(p.page, "game-over")
@@ -652,7 +664,7 @@ func (g *game) finish() rules.View {
 		g.t.Error("no night's phones were compared")
 	}
 	g.checkCardsChecked()
-	g.checkLags(g.reportLags())
+	g.checkSteps(g.reportLags())
 	if os.Getenv("E2E_DEBUG") != "" {
 		g.t.Logf("views checked for leaks: %v", g.viewsChecked)
 		for _, e := range pub.Events {

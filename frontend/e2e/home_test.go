@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"citysleeps/shared/rules"
 )
@@ -13,23 +12,24 @@ import (
 // big screen, the custom rules form and its share link, starting a game straight
 // from a /new link, joining by typing a room code, and an unknown code.
 func TestHomeAndLinks(t *testing.T) {
+	t.Parallel()
 	srv := startServer(t)
 	b := startBrowser(t)
 
 	phone := b.newPage(t, "phone", 360, 640)
 	phone.navigate(srv.URL + "/")
-	phone.waitFor("the home screen", `document.querySelector('form.new-game')`, 20*time.Second)
+	phone.waitFor("the home screen", `document.querySelector('form.new-game')`)
 	for _, lang := range []string{"en", "ru", "uk", "ro"} {
 		phone.eval(fmt.Sprintf(`(() => { const s = document.querySelector('select.lang'); s.value = %q; s.dispatchEvent(new Event('change')); })()`, lang), nil)
-		phone.waitFor("the language", fmt.Sprintf(`document.documentElement.lang === %q`, lang), 5*time.Second)
+		phone.waitFor("the language", fmt.Sprintf(`document.documentElement.lang === %q`, lang))
 		phone.scrollTop()
 		phone.screenshot("home-" + lang + "-360")
 	}
 	// The language is remembered across a reload.
 	phone.reload()
-	phone.waitFor("the remembered language", `document.documentElement.lang === 'ro'`, 10*time.Second)
+	phone.waitFor("the remembered language", `document.documentElement.lang === 'ro'`)
 	// The form is drawn once the rules' schema has come (GET /api/rules).
-	phone.waitFor("the rules form", `document.querySelector('details.options')`, 10*time.Second)
+	phone.waitFor("the rules form", `document.querySelector('details.options')`)
 
 	// Changing the rules: an option changed keeps the rule set and says so
 	// ("Sport, changed: …"), each option has its one-line help, and the share
@@ -41,9 +41,9 @@ func TestHomeAndLinks(t *testing.T) {
 		t.Errorf("only %d options have a help line", helps)
 	}
 	phone.eval(`(() => { const i = document.querySelector('#opt-speech'); i.value = '45'; i.dispatchEvent(new Event('change')); })()`, nil)
-	phone.waitFor("the rule set kept, changed", `document.querySelector('input[name=preset][value=sport]').checked && document.querySelector('.rules-name')`, 5*time.Second)
-	phone.mustTap(`#opt-doctor`, 5*time.Second)
-	phone.waitFor("the doctor option", `document.querySelector('#opt-doctor').checked`, 5*time.Second)
+	phone.waitFor("the rule set kept, changed", `document.querySelector('input[name=preset][value=sport]').checked && document.querySelector('.rules-name')`)
+	phone.mustTap(`#opt-doctor`)
+	phone.waitFor("the doctor option", `document.querySelector('#opt-doctor').checked`)
 	var said, want string
 	phone.eval(`document.querySelector('.rules-name').textContent`, &said)
 	phone.eval(`(async () => { const { makeT } = await import('/js/i18n.js'); const t = makeT('ro');
@@ -53,8 +53,8 @@ func TestHomeAndLinks(t *testing.T) {
 		t.Errorf("the changed rules are named %q, want %q", said, want)
 	}
 	// A choice is a row of radios, its words whole.
-	phone.mustTap(`input[name=opt-ties][value=none]`, 5*time.Second)
-	phone.waitFor("the tie option", `document.querySelector('input[name=opt-ties][value=none]').checked`, 5*time.Second)
+	phone.mustTap(`input[name=opt-ties][value=none]`)
+	phone.waitFor("the tie option", `document.querySelector('input[name=opt-ties][value=none]').checked`)
 	var share string
 	phone.eval(`document.querySelector('.share input').value`, &share)
 	if !strings.Contains(share, "/new?preset=sport") || !strings.Contains(share, "speech=45") || !strings.Contains(share, "doctor=1") || !strings.Contains(share, "ties=none") {
@@ -71,7 +71,7 @@ func TestHomeAndLinks(t *testing.T) {
 	// players, while the host's page keeps its own (English).
 	screen := b.newPage(t, "screen", 1280, 800)
 	screen.navigate(share)
-	screen.waitFor("the lobby of the shared rules", `document.querySelector('main[data-phase=lobby] img.qr') && document.querySelector('[data-rules]').textContent.includes(',')`, 20*time.Second)
+	screen.waitFor("the lobby of the shared rules", `document.querySelector('main[data-phase=lobby] img.qr') && document.querySelector('[data-rules]').textContent.includes(',')`)
 	var code string
 	screen.eval(`new URLSearchParams(location.hash.slice(1)).get('host')`, &code)
 	v := srv.view(t, code, "")
@@ -88,15 +88,15 @@ func TestHomeAndLinks(t *testing.T) {
 	// The shared screen of the same game speaks the game's language.
 	public := b.newPage(t, "public screen", 1280, 800)
 	public.navigate(srv.URL + "/#screen=" + code)
-	public.waitFor("the public screen in the game's language", `document.documentElement.lang === 'ro' && document.querySelector('main[data-phase=lobby]')`, 20*time.Second)
+	public.waitFor("the public screen in the game's language", `document.documentElement.lang === 'ro' && document.querySelector('main[data-phase=lobby]')`)
 
 	// A link that changes a rule set opens as that rule set, changed.
 	screen.navigate(srv.URL + "/new?preset=sport&lang=en&speech=30")
-	screen.waitFor("the changed lobby", `document.querySelector('main[data-phase=lobby]') && document.querySelector('[data-rules]').textContent === 'Sport, changed: Monologue: 30 s'`, 20*time.Second)
+	screen.waitFor("the changed lobby", `document.querySelector('main[data-phase=lobby]') && document.querySelector('[data-rules]').textContent === 'Sport, changed: Monologue: 30 s'`)
 
 	// A plain /new link in English.
 	screen.navigate(srv.URL + "/new?preset=classic&lang=en")
-	screen.waitFor("the lobby", `document.querySelector('main[data-phase=lobby] img.qr')`, 20*time.Second)
+	screen.waitFor("the lobby", `document.querySelector('main[data-phase=lobby] img.qr')`)
 	screen.eval(`new URLSearchParams(location.hash.slice(1)).get('host')`, &code)
 	if v := srv.view(t, code, ""); v.Rules.Preset != rules.PresetClassic || v.Lang != "en" {
 		t.Errorf("the /new link made a %s game in %q", v.Rules.Preset, v.Lang)
@@ -105,11 +105,11 @@ func TestHomeAndLinks(t *testing.T) {
 
 	// Joining by typing the room code on the home screen.
 	phone.navigate(srv.URL + "/")
-	phone.waitFor("the home screen", `document.querySelector('form.join-game')`, 20*time.Second)
+	phone.waitFor("the home screen", `document.querySelector('form.join-game')`)
 	phone.typeInto(`form.join-game input[name=code]`, strings.ToLower(code))
-	phone.mustTap(`form.join-game button[type=submit]`, 5*time.Second)
-	phone.waitFor("the join form", `document.querySelector('form.join input#name')`, 20*time.Second)
-	phone.waitFor("the game's language", `document.documentElement.lang === 'ro'`, 5*time.Second) // a choice made by hand stays
+	phone.mustTap(`form.join-game button[type=submit]`)
+	phone.waitFor("the join form", `document.querySelector('form.join input#name')`)
+	phone.waitFor("the game's language", `document.documentElement.lang === 'ro'`) // a choice made by hand stays
 	var path string
 	phone.eval(`location.pathname`, &path)
 	if path != "/join/"+code {
@@ -118,7 +118,7 @@ func TestHomeAndLinks(t *testing.T) {
 
 	// An unknown code says so, and offers another code instead of a seat.
 	phone.navigate(srv.URL + "/join/ZZZZZZ")
-	phone.waitFor("the unknown game message", `document.querySelector('[data-end=unknown]') && !document.querySelector('form.join')`, 20*time.Second)
+	phone.waitFor("the unknown game message", `document.querySelector('[data-end=unknown]') && !document.querySelector('form.join')`)
 	phone.screenshot("join-unknown-ro-360")
 
 	for _, p := range []*page{phone, screen, public} {

@@ -26,6 +26,7 @@ var anyoneVotes = json.RawMessage(`{"preset":"custom","minPlayers":3,"maxPlayers
 // phase brings the shared screen's and the console's title back into view,
 // however far down the page was scrolled.
 func TestOneScreen(t *testing.T) {
+	t.Parallel()
 	clk := &frozen{t: time.Now().UTC().Truncate(time.Second)}
 	srv := startServerAt(t, clk.Now)
 	b := startBrowser(t)
@@ -80,7 +81,7 @@ func TestOneScreen(t *testing.T) {
 		for _, next := range []rules.PhaseName{rules.PhaseDay, rules.PhaseVote} {
 			scrolledDown(t, s.screen)
 			leave(s, g)
-			s.screen.waitFor("the "+string(next), phase(string(next)), 20*time.Second)
+			s.screen.waitFor("the "+string(next), phase(string(next)))
 			if why := s.screen.outOfView(`.phase-title`); why != "" {
 				t.Errorf("%s: the title of the %s is out of view after the phase changed: %s", mod, next, why)
 			}

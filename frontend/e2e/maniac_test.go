@@ -3,7 +3,6 @@ package e2e
 import (
 	"fmt"
 	"testing"
-	"time"
 
 	"citysleeps/shared/rules"
 )
@@ -14,6 +13,7 @@ import (
 // justification and "shall he leave?", and the Doctor choosing among the victims;
 // on day 2 the moderator ends the game by removing the black players and the Maniac.
 func TestManiacGame(t *testing.T) {
+	t.Parallel()
 	srv := startServer(t)
 	b := startBrowser(t)
 	g := newGame(t, srv, b, gameOpts{preset: rules.PresetManiac, lang: "ro", moderator: rules.ModeratorHost, plan: plan{
@@ -36,7 +36,7 @@ func TestManiacGame(t *testing.T) {
 	// The public shared screen, on a second display.
 	g.screen = b.newPage(t, "public screen", 1280, 800)
 	g.screen.navigate(srv.URL + "/#screen=" + g.code)
-	g.screen.waitFor("the public lobby", `document.querySelector('main[data-phase=lobby] img.qr')`, 20*time.Second)
+	g.screen.waitFor("the public lobby", `document.querySelector('main[data-phase=lobby] img.qr')`)
 	var controls bool
 	g.screen.eval(`!!document.querySelector('[data-action=start], [data-action=kick]')`, &controls)
 	if controls {
@@ -47,46 +47,38 @@ func TestManiacGame(t *testing.T) {
 	// A tap that lands as the console redraws the lobby is lost, as a finger's
 	// would be: the moderator taps again.
 	for _, side := range []rules.ManiacSide{rules.ManiacMafia, rules.ManiacAlone} {
-		set := func() bool { return g.view("").Rules.ManiacSide == side }
-		for try := 0; !set(); try++ {
-			if try == 3 {
-				t.Fatalf("the Maniac's side is not %s after three taps", side)
-			}
-			g.host.mustTap(fmt.Sprintf(`[data-action=maniac_side][data-side=%q]`, side), 10*time.Second)
-			for deadline := time.Now().Add(5 * time.Second); !set() && time.Now().Before(deadline); {
-				time.Sleep(100 * time.Millisecond)
-			}
-		}
+		g.host.tapUntil(fmt.Sprintf(`[data-action=maniac_side][data-side=%q]`, side), "the Maniac's side "+string(side), func() bool {
+			return g.view("").Rules.ManiacSide == side
+		})
 	}
 	g.shot(g.host, "console-lobby")
 	g.start()
 
 	// The console shows every role once the moderator switches the cards on:
 	// until then none is in its page. The moderator skips one introduction.
-	g.host.waitFor("the console in play", `document.querySelector('main.console [data-action=cards]')`, 20*time.Second)
+	g.host.waitFor("the console in play", `document.querySelector('main.console [data-action=cards]')`)
 	var hidden int
 	g.host.eval(`document.querySelectorAll('[data-role], .night-choices li').length`, &hidden)
 	if hidden != 0 {
 		t.Fatalf("the console shows %d cards before the moderator switched them on", hidden)
 	}
-	g.host.mustTap(`[data-action=cards]`, 10*time.Second)
-	g.host.waitFor("roles on the console", `document.querySelectorAll('.seats-panel li[data-role]').length === 10`, 20*time.Second)
+	g.host.mustTap(`[data-action=cards]`)
+	g.host.waitFor("roles on the console", `document.querySelectorAll('.seats-panel li[data-role]').length === 10`)
 	first := g.view("").Phase.Speaker
-	g.host.mustTap(`[data-action=advance]`, 10*time.Second)
-	waitUntil(t, "the next speaker", 10*time.Second, func() bool {
+	g.host.mustTap(`[data-action=advance]`)
+	waitUntil(t, "the next speaker", func() bool {
 		s := g.view("").Phase.Speaker
 		return s == nil || first == nil || *s != *first
 	})
 	sawChoices, sawDoctor, sawHand, removed := false, false, false, false
-	g.play(5*time.Minute, func(v rules.View) {
+	g.play(func(v rules.View) {
 		if v.Phase.Name == rules.PhaseDay && v.Phase.Day == 2 && !removed {
 			// Enough seen: the moderator ends the game from the console by removing
 			// the black players and the Maniac (R-SPORT-16: removed, no last word).
 			removed = true
 			g.host.eval(`window.confirm = () => true`, nil)
 			for _, id := range g.alive(v, func(id string) bool { return g.team(id) != rules.Town }) {
-				g.host.mustTap(fmt.Sprintf(`.seats-panel [data-action=remove][data-player=%q]`, id), 10*time.Second)
-				waitUntil(t, "the removal", 10*time.Second, func() bool {
+				g.host.tapUntil(fmt.Sprintf(`.seats-panel [data-action=remove][data-player=%q]`, id), "the removal", func() bool {
 					for _, p := range g.view("").Players {
 						if p.ID == id {
 							return p.Removed
@@ -106,7 +98,7 @@ func TestManiacGame(t *testing.T) {
 		if v.Phase.Name == rules.PhaseNight && v.Phase.Night >= 2 && !sawChoices {
 			mod := g.view(hostToken(g))
 			if mod.Night != nil && len(mod.Night.Choices) > 0 {
-				g.host.waitFor("the night's choices on the console", `document.querySelectorAll('.night-choices li').length > 0`, 10*time.Second)
+				g.host.waitFor("the night's choices on the console", `document.querySelectorAll('.night-choices li').length > 0`)
 				g.shot(g.host, "console-night")
 				sawChoices = true
 			}

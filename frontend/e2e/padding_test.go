@@ -31,6 +31,7 @@ import (
 // headers and gzipped body; every phone drew its page from those answers, so
 // Chromium inflates the padded gzip.
 func TestPaddedTrafficAtNight(t *testing.T) {
+	t.Parallel()
 	clk := &frozen{t: time.Now().UTC().Truncate(time.Second)}
 	srv := startServerAt(t, clk.Now)
 	b := startBrowser(t)
@@ -75,11 +76,11 @@ func TestPaddedTrafficAtNight(t *testing.T) {
 	seen := func(what string) {
 		rev := fmt.Sprintf(`W/"%d.0-`, version())
 		for _, p := range phones {
-			waitUntil(t, p.page.name+" gets the view after "+what, 15*time.Second, func() bool { return p.net.has(rev) })
+			waitUntil(t, p.page.name+" gets the view after "+what, func() bool { return p.net.has(rev) })
 		}
 	}
 	for _, p := range phones {
-		p.page.waitFor("the night's seats", `document.querySelector('[data-screen=night] [data-action=confirm]')`, 20*time.Second)
+		p.page.waitFor("the night's seats", `document.querySelector('[data-screen=night] [data-action=confirm]')`)
 	}
 	seen("nightfall")
 	// Every phone names the same citizen, one without a phone here: a seat
@@ -91,9 +92,9 @@ func TestPaddedTrafficAtNight(t *testing.T) {
 		}
 	}
 	for _, p := range phones {
-		p.page.mustTap(fmt.Sprintf(`[data-screen=night] [data-target=%q]`, target), 10*time.Second)
-		p.page.mustTap(`[data-screen=night] [data-action=confirm]`, 10*time.Second)
-		waitUntil(t, p.page.name+"'s tap", 10*time.Second, func() bool { return len(p.net.taps()) == 1 })
+		p.page.mustTap(fmt.Sprintf(`[data-screen=night] [data-target=%q]`, target))
+		p.page.mustTap(`[data-screen=night] [data-action=confirm]`)
+		waitUntil(t, p.page.name+"'s tap", func() bool { return len(p.net.taps()) == 1 })
 		seen(p.page.name + "'s tap")
 	}
 

@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"testing"
-	"time"
 
 	"citysleeps/shared/rules"
 )
@@ -28,6 +27,7 @@ func voteBlack(g *game, ph *player, v rules.View) string {
 // Advocate and Cinderella at night, open votes with abstentions; the host pauses
 // and resumes from the shared screen.
 func TestPartyGame(t *testing.T) {
+	t.Parallel()
 	srv := startServer(t)
 	b := startBrowser(t)
 	g := newGame(t, srv, b, gameOpts{preset: rules.PresetParty, lang: "uk", moderator: rules.ModeratorApp, plan: plan{
@@ -41,7 +41,7 @@ func TestPartyGame(t *testing.T) {
 	g.shot(g.host, "screen-lobby-full")
 	g.start()
 	paused := false
-	g.play(5*time.Minute, func(v rules.View) {
+	g.play(func(v rules.View) {
 		if v.Phase.Name == rules.PhaseDay && v.Phase.Day == 1 && !paused {
 			paused = true
 			pauseAndResume(t, g)
@@ -66,17 +66,17 @@ func TestPartyGame(t *testing.T) {
 // their timers stop; then it goes on.
 func pauseAndResume(t *testing.T, g *game) {
 	t.Helper()
-	g.host.mustTap(`[data-action=pause]`, 10*time.Second)
+	g.host.mustTap(`[data-action=pause]`)
 	for _, p := range g.phones[:3] {
-		p.waitFor("the paused banner", `document.querySelector('.banner.paused')`, 30*time.Second)
+		p.waitFor("the paused banner", `document.querySelector('.banner.paused')`)
 	}
 	g.shot(g.host, "screen-paused")
 	g.shot(g.phones[0].page, "paused")
 	if v := g.view(""); !v.Phase.Paused {
 		t.Fatalf("the game is not paused")
 	}
-	g.host.mustTap(`[data-action=resume]`, 10*time.Second)
+	g.host.mustTap(`[data-action=resume]`)
 	for _, p := range g.phones[:3] {
-		p.waitFor("the banner to go", `!document.querySelector('.banner.paused')`, 30*time.Second)
+		p.waitFor("the banner to go", `!document.querySelector('.banner.paused')`)
 	}
 }

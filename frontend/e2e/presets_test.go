@@ -18,6 +18,7 @@ var update = flag.Bool("update", false, "rewrite frontend/test/testdata/rules.js
 // GET /api/rules (rules.OptionSchema); `go test ./frontend/e2e -run
 // TestRulesFixture -update` writes it again after the rules change.
 func TestRulesFixture(t *testing.T) {
+	t.Parallel()
 	want, err := json.MarshalIndent(rules.OptionSchema(), "", "  ")
 	if err != nil {
 		t.Fatal(err)

@@ -188,6 +188,7 @@ func (p *page) printPreview(name string) {
 // broken, tap targets, contrast, the page's language), it prints on one A4
 // page, and its download is the JSON of GET …/protocol, named after the code.
 func TestProtocolPage(t *testing.T) {
+	t.Parallel()
 	clk := &frozen{t: time.Now().UTC().Truncate(time.Second)}
 	srv := startServerAt(t, clk.Now)
 	b := startBrowser(t)
@@ -264,7 +265,7 @@ func TestProtocolPage(t *testing.T) {
 	}
 
 	// The page that waited for the end shows the record by itself.
-	s.phone.waitFor("the protocol after the end", `document.querySelector('main[data-status="200"] .proto-winner[data-winner=town]')`, 30*time.Second)
+	s.phone.waitFor("the protocol after the end", `document.querySelector('main[data-status="200"] .proto-winner[data-winner=town]')`)
 	ready := `document.querySelector('main[data-status="200"] .proto-winner[data-winner=town]')`
 	s.capture(s.phone, "protocol", ready)
 	var wide int
@@ -278,7 +279,7 @@ func TestProtocolPage(t *testing.T) {
 	// One A4 page, in every language; the PDFs go with the screenshots.
 	for _, lang := range langs {
 		s.screen.eval(fmt.Sprintf(`(() => { const s = document.querySelector('select.lang'); s.value = %q; s.dispatchEvent(new Event('change')); return true; })()`, lang), nil)
-		s.screen.waitFor("the protocol in "+lang, fmt.Sprintf(`document.documentElement.lang === %q && %s`, lang, ready), 10*time.Second)
+		s.screen.waitFor("the protocol in "+lang, fmt.Sprintf(`document.documentElement.lang === %q && %s`, lang, ready))
 		pdf, pages := s.screen.printPDF()
 		if err := os.WriteFile(filepath.Join(s.dir, "protocol-"+lang+".pdf"), pdf, 0o644); err != nil {
 			t.Fatal(err)
@@ -308,6 +309,6 @@ func TestProtocolPage(t *testing.T) {
 	// Every game-over page leads to it.
 	s.open(s.phone, "/join/"+g.Code, seat(g.Code, g.Players[0]), phase("game_over")+` && document.querySelector('[data-action=protocol]')`)
 	s.open(s.screen, "/#screen="+g.Code, nil, phase("game_over")+` && document.querySelector('[data-action=protocol]')`)
-	s.screen.mustTap(`[data-action=protocol]`, 5*time.Second)
-	s.screen.waitFor("the protocol from the end", ready, 20*time.Second)
+	s.screen.mustTap(`[data-action=protocol]`)
+	s.screen.waitFor("the protocol from the end", ready)
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"citysleeps/shared/httpapi"
 	"citysleeps/shared/rules"
 	"citysleeps/shared/service"
 	"citysleeps/shared/service/servicetest"
@@ -25,6 +26,7 @@ import (
 // goes once the seat is taken, and the used link opened again says it holds
 // no seat. The new screens are audited in the four languages.
 func TestReseat(t *testing.T) {
+	t.Parallel()
 	clk := &frozen{t: time.Now().UTC().Truncate(time.Second)}
 	srv := startServerAt(t, clk.Now)
 	b := startBrowser(t)
@@ -62,19 +64,19 @@ func reseatAtNight(t *testing.T, s *studio, b *browser, g servicetest.Game, scen
 
 	public := b.newPage(t, "public screen", 1280, 800)
 	public.navigate(srv.URL + "/#screen=" + g.Code)
-	public.waitFor("the public night", atNight, 20*time.Second)
+	public.waitFor("the public night", atNight)
 	s.open(s.phone, "/join/"+g.Code, seat(g.Code, old), atNight+` && document.querySelector('.role-card')`)
 	s.open(s.screen, "/#host="+g.Code+"&t="+g.Host, nil, atNight+` && document.querySelector('details.reseat')`)
 	s.screen.eval(`window.confirm = () => true`, nil) // "are you sure?" says yes
 
-	s.screen.mustTap(`details.reseat summary`, 10*time.Second)
+	s.screen.mustTap(`details.reseat summary`)
 	pick := fmt.Sprintf(`.targets[data-task=reseat] [data-target=%q]`, old.ID)
-	s.screen.waitFor("the seats to move", `document.querySelector('details.reseat[open] `+pick+`')`, 5*time.Second)
+	s.screen.waitFor("the seats to move", `document.querySelector('details.reseat[open] `+pick+`')`)
 	s.capture(s.screen, scene+"-reseat-pick", `document.querySelector('details.reseat[open]')`)
 	seen, _ := srv.rec.since(0)
-	s.screen.mustTap(pick, 10*time.Second)
+	s.screen.mustTap(pick)
 	qr := `document.querySelector('[data-screen=reseat] img.qr') && document.querySelector('[data-screen=reseat] img.qr').complete`
-	s.screen.waitFor("the code to scan", qr, 10*time.Second)
+	s.screen.waitFor("the code to scan", qr)
 	link := reseatLink(t, srv, g.Host, len(seen))
 	if link.Target != old.ID || !strings.Contains(link.URL, "/join/"+g.Code+"#seat="+link.Key) {
 		t.Fatalf("the link %+v, for %s", link, old.ID)
@@ -93,10 +95,34 @@ func reseatAtNight(t *testing.T, s *studio, b *browser, g servicetest.Game, scen
 	}
 	s.capture(s.screen, scene+"-reseat-qr", qr)
 
+	// Where the app moderates, the seat's player knows the seat's code from
+	// their card, as a person remembers it: held, it shows the code.
+	var seatCode string
+	if night.Moderator == rules.ModeratorApp {
+		release := s.phone.hold(`.role-card`)
+		s.phone.waitFor("the seat code on the held card", `document.querySelector('.card-face .seat-code')`)
+		s.phone.eval(`(document.querySelector('.card-face .seat-code').textContent.match(/\d{6}/) || [''])[0]`, &seatCode)
+		release()
+		if seatCode != card.SeatCode {
+			t.Fatalf("the held card shows the seat code %q, the seat's is %q", seatCode, card.SeatCode)
+		}
+	}
+
 	// The new phone: a browser that never saw the game.
 	fresh := b.newPage(t, "new phone", 390, 844)
 	fresh.navigate(link.URL)
-	fresh.waitFor("the new phone at night", atNight+` && document.querySelector('.role-card')`, 20*time.Second)
+	if seatCode != "" {
+		// The link alone takes no seat: whoever scanned the shared screen
+		// first, or the creator, learns no card by it.
+		fresh.waitFor("the seat code asked for", `document.querySelector('[data-screen=seat_code] input#seat-code')`)
+		s.capture(fresh, scene+"-seat-code", `document.querySelector('[data-screen=seat_code]')`)
+		if v := srv.view(t, g.Code, old.Token); v.You == nil {
+			t.Fatal("the link alone moved the seat")
+		}
+		fresh.typeInto(`input#seat-code`, seatCode)
+		fresh.mustTap(`[data-screen=seat_code] button[type=submit]`)
+	}
+	fresh.waitFor("the new phone at night", atNight+` && document.querySelector('.role-card')`)
 	var address, kept string
 	fresh.eval(`location.href`, &address)
 	fresh.eval(`localStorage.getItem('cs.seat.`+g.Code+`')`, &kept)
@@ -104,23 +130,23 @@ func reseatAtNight(t *testing.T, s *studio, b *browser, g servicetest.Game, scen
 		t.Errorf("the new phone is at %q and keeps %q", address, kept)
 	}
 	release := fresh.hold(`.role-card`)
-	fresh.waitFor("the card to show", `!document.querySelector('.card-face').hidden`, 5*time.Second)
+	fresh.waitFor("the card to show", `!document.querySelector('.card-face').hidden`)
 	var role string
 	fresh.eval(`document.querySelector('.card-face [data-my-role]').dataset.myRole`, &role)
 	release()
 	if role != string(card.Role) {
 		t.Errorf("the new phone's card says %q, the seat's is %q", role, card.Role)
 	}
-	fresh.waitFor("the night's seats to pick from", `document.querySelector('[data-screen=night] .targets [data-target]')`, 5*time.Second)
+	fresh.waitFor("the night's seats to pick from", `document.querySelector('[data-screen=night] .targets [data-target]')`)
 
 	// The old phone, on its next poll; then it asks nothing more.
-	s.phone.waitFor("the old phone to say it lost its seat", `document.querySelector('[data-end=lost]')`, 20*time.Second)
+	s.phone.waitFor("the old phone to say it lost its seat", `document.querySelector('[data-end=lost]')`)
 	asked := oldAsks(srv, old.Token)
-	time.Sleep(4 * time.Second) // more than a phone's poll
+	time.Sleep(httpapi.PhoneEvery + time.Second) // more than a phone's poll period
 	if n := oldAsks(srv, old.Token); n != asked {
 		t.Errorf("the old phone asked %d more times after losing its seat", n-asked)
 	}
-	s.screen.waitFor("the code to go once used", `!document.querySelector('[data-screen=reseat]') && document.querySelector('details.reseat')`, 10*time.Second)
+	s.screen.waitFor("the code to go once used", `!document.querySelector('[data-screen=reseat]') && document.querySelector('details.reseat')`)
 	if v := srv.view(t, g.Code, ""); v.Events[len(v.Events)-1].Type != rules.EvMoved {
 		t.Errorf("the story ends with %+v", v.Events[len(v.Events)-1])
 	}
@@ -128,7 +154,7 @@ func reseatAtNight(t *testing.T, s *studio, b *browser, g servicetest.Game, scen
 
 	// The used link, opened again.
 	s.phone.navigate(link.URL)
-	s.phone.waitFor("the used link to say so", `document.querySelector('[data-end=seat_key]')`, 20*time.Second)
+	s.phone.waitFor("the used link to say so", `document.querySelector('[data-end=seat_key]')`)
 	s.capture(s.phone, scene+"-seat-key-used", `document.querySelector('[data-end=seat_key]')`)
 	for _, p := range []*page{public, fresh} {
 		p.checkErrors()

@@ -89,7 +89,7 @@ func (s *studio) open(p *page, path string, storage map[string]any, ready string
 		url = path + sep + fmt.Sprintf("n=%d", s.n)
 	}
 	p.navigate(s.srv.URL + url)
-	p.waitFor(path+": "+ready, ready, 20*time.Second)
+	p.waitFor(path+": "+ready, ready)
 }
 
 // capture switches the page through every language, as a person would in the
@@ -103,7 +103,7 @@ func (s *studio) capture(p *page, scene, ready string, checks ...func() []string
 	}
 	for _, lang := range langs {
 		p.eval(fmt.Sprintf(`(() => { const s = document.querySelector('select.lang'); s.value = %q; s.dispatchEvent(new Event('change')); return true; })()`, lang), nil)
-		p.waitFor(scene+" in "+lang, fmt.Sprintf(`document.documentElement.lang === %q && (%s)`, lang, ready), 10*time.Second)
+		p.waitFor(scene+" in "+lang, fmt.Sprintf(`document.documentElement.lang === %q && (%s)`, lang, ready))
 		p.scrollTop()
 		p.eval(`new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))`, nil)
 		problems := p.audit(lang, s.allow)
@@ -214,6 +214,7 @@ func playerOf(g servicetest.Game, id string) servicetest.Seat {
 // allow, dead-end join links explain themselves, and "play again" takes the
 // shared screen and every phone to the next game.
 func TestScreens(t *testing.T) {
+	t.Parallel()
 	clk := &frozen{t: time.Now().UTC().Truncate(time.Second)}
 	srv := startServerAt(t, clk.Now)
 	b := startBrowser(t)
@@ -255,14 +256,14 @@ func TestScreens(t *testing.T) {
 	if pressed("voice") != "false" || pressed("cues") != "true" {
 		t.Errorf("sound at first: narrator %s, signals %s; want off and on", pressed("voice"), pressed("cues"))
 	}
-	s.screen.mustTap(`[data-action=voice]`, 5*time.Second)
-	s.screen.mustTap(`[data-action=cues]`, 5*time.Second)
-	s.screen.waitFor("the sound switched", `localStorage.getItem('cs.voice') === 'true' && localStorage.getItem('cs.cues') === 'false' && document.querySelector('[data-action=voice]').getAttribute('aria-pressed') === 'true' && document.querySelector('[data-action=cues]').getAttribute('aria-pressed') === 'false'`, 5*time.Second)
+	s.screen.mustTap(`[data-action=voice]`)
+	s.screen.mustTap(`[data-action=cues]`)
+	s.screen.waitFor("the sound switched", `localStorage.getItem('cs.voice') === 'true' && localStorage.getItem('cs.cues') === 'false' && document.querySelector('[data-action=voice]').getAttribute('aria-pressed') === 'true' && document.querySelector('[data-action=cues]').getAttribute('aria-pressed') === 'false'`)
 	// The host's control link, asked for and shown under "Links" (the game's
 	// tests check that it is not in the page before).
 	s.screen.eval(`window.confirm = () => true`, nil)
-	s.screen.mustTap(`details.links summary`, 5*time.Second)
-	s.screen.mustTap(`[data-action=show_control]`, 5*time.Second)
+	s.screen.mustTap(`details.links summary`)
+	s.screen.mustTap(`[data-action=show_control]`)
 	s.capture(s.screen, "lobby-control-link", `document.querySelector('details.links[open] [data-action=hide_control]')`)
 	// A full table, and a closed one, say so before they ask for a name.
 	s.open(s.phone, "/join/"+g.Code, nil, `document.querySelector('[data-end=full]')`)
@@ -274,7 +275,7 @@ func TestScreens(t *testing.T) {
 	// The public screen opened at another address than the server's public one
 	// (localhost, not 127.0.0.1) prints the join link the QR code holds.
 	s.screen.navigate(strings.Replace(srv.URL, "127.0.0.1", "localhost", 1) + "/?p=1#screen=" + g.Code)
-	s.screen.waitFor("the public lobby", phase("lobby"), 20*time.Second)
+	s.screen.waitFor("the public lobby", phase("lobby"))
 	var typed string
 	s.screen.eval(`(document.querySelector('.join-url').textContent.match(/https?:\/\/\S+/) || [''])[0]`, &typed)
 	if want := srv.URL + "/join/" + g.Code; typed != want {
@@ -491,10 +492,10 @@ func TestScreens(t *testing.T) {
 	// that sat at the table move to the new lobby, seats and tokens kept.
 	public := b.newPage(t, "public screen", 1280, 800)
 	public.navigate(srv.URL + "/#screen=" + g.Code)
-	public.waitFor("the public end", phase("game_over"), 20*time.Second)
+	public.waitFor("the public end", phase("game_over"))
 	s.open(s.phone, "/join/"+g.Code, seat(g.Code, voter), phase("game_over"))
-	s.screen.mustTap(`[data-action=again]`, 10*time.Second)
-	s.screen.waitFor("the next lobby", phase("lobby")+` && !location.hash.includes(`+fmt.Sprintf("%q", g.Code)+`)`, 20*time.Second)
+	s.screen.mustTap(`[data-action=again]`)
+	s.screen.waitFor("the next lobby", phase("lobby")+` && !location.hash.includes(`+fmt.Sprintf("%q", g.Code)+`)`)
 	var nextCode string
 	s.screen.eval(`new URLSearchParams(location.hash.slice(1)).get('host')`, &nextCode)
 	if over := read(g, ""); over.Next != nextCode || nextCode == "" {
@@ -503,8 +504,8 @@ func TestScreens(t *testing.T) {
 	for _, p := range []*page{s.phone, public} {
 		p.eval(`window.dispatchEvent(new Event('online'))`, nil) // as a phone waking up: it polls at once
 	}
-	s.phone.waitFor("the phone in the next lobby", phase("lobby")+fmt.Sprintf(` && location.pathname === '/join/%s'`, nextCode), 40*time.Second)
-	public.waitFor("the public screen in the next lobby", phase("lobby")+fmt.Sprintf(` && location.hash === '#screen=%s'`, nextCode), 40*time.Second)
+	s.phone.waitFor("the phone in the next lobby", phase("lobby")+fmt.Sprintf(` && location.pathname === '/join/%s'`, nextCode))
+	public.waitFor("the public screen in the next lobby", phase("lobby")+fmt.Sprintf(` && location.hash === '#screen=%s'`, nextCode))
 	var seated []string
 	s.screen.eval(`[...document.querySelectorAll('.lobby-panel li[data-player]')].map((e) => e.dataset.player)`, &seated)
 	if len(seated) != len(g.Players) {
@@ -536,15 +537,15 @@ func TestScreens(t *testing.T) {
 	act(c, changer.Token, rules.Action{Type: rules.ActVote, Target: c.Players[3].ID})
 	s.open(s.phone, "/join/"+c.Code, seat(c.Code, changer), `document.querySelector('[data-screen=vote] [data-action=withdraw]')`)
 	s.capture(s.phone, "voted-change", `document.querySelector('[data-action=withdraw]')`)
-	s.phone.mustTap(`[data-action=withdraw]`, 10*time.Second)
-	s.phone.waitFor("the vote again", `document.querySelector('.targets[data-task=vote] .target.previous')`, 10*time.Second)
+	s.phone.mustTap(`[data-action=withdraw]`)
+	s.phone.waitFor("the vote again", `document.querySelector('.targets[data-task=vote] .target.previous')`)
 	if mine := read(c, changer.Token); mine.You.Vote != nil || !slices.ContainsFunc(mine.Actions, func(o rules.Option) bool { return o.Type == rules.ActVote }) {
 		t.Errorf("after taking the vote back: vote %+v, actions %+v", mine.You.Vote, mine.Actions)
 	}
 	s.capture(s.phone, "vote-again", `document.querySelector('.target.previous')`)
-	s.phone.mustTap(fmt.Sprintf(`.targets[data-task=vote] [data-target=%q]`, c.Players[4].ID), 10*time.Second)
-	s.phone.mustTap(`[data-action=confirm]`, 10*time.Second)
-	s.phone.waitFor("the new vote", `document.querySelector('[data-action=withdraw]')`, 10*time.Second)
+	s.phone.mustTap(fmt.Sprintf(`.targets[data-task=vote] [data-target=%q]`, c.Players[4].ID))
+	s.phone.mustTap(`[data-action=confirm]`)
+	s.phone.waitFor("the new vote", `document.querySelector('[data-action=withdraw]')`)
 	if mine := read(c, changer.Token); mine.You.Vote == nil || mine.You.Vote.Target != c.Players[4].ID {
 		t.Errorf("the changed vote is %+v", mine.You.Vote)
 	}
@@ -598,8 +599,8 @@ func showCards(t *testing.T, p *page) {
 	if before != 0 {
 		t.Errorf("the console shows %d cards or night choices before they are switched on", before)
 	}
-	p.mustTap(`[data-action=cards][aria-pressed=false]`, 10*time.Second)
-	p.waitFor("the cards shown", `document.querySelector('[data-action=cards][aria-pressed=true]')`, 10*time.Second)
+	p.mustTap(`[data-action=cards][aria-pressed=false]`)
+	p.waitFor("the cards shown", `document.querySelector('[data-action=cards][aria-pressed=true]')`)
 }
 
 // fullScreenshot takes the whole page as a PNG, below the fold too.

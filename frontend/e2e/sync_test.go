@@ -86,6 +86,12 @@ func (tl *timeline) observe(v rules.View, now time.Time) {
 // after the server opened a step (or began a hand-over, of events) the page
 // showed it.
 func (g *game) stepLags(events []opening) map[string][]time.Duration {
+	lags, _ := g.stepsShown(events)
+	return lags
+}
+
+// stepsShown is stepLags, and how many of events each page showed, by page.
+func (g *game) stepsShown(events []opening) (map[string][]time.Duration, map[*page]int) {
 	pages := map[string][]*page{"phone": pagesOf(g.phones)}
 	if g.moderator == rules.ModeratorHost {
 		pages["console"] = []*page{g.host}
@@ -95,7 +101,7 @@ func (g *game) stepLags(events []opening) map[string][]time.Duration {
 	} else {
 		pages["screen"] = []*page{g.host}
 	}
-	out := map[string][]time.Duration{}
+	out, shown := map[string][]time.Duration{}, map[*page]int{}
 	for kind, ps := range pages {
 		for _, p := range ps {
 			var steps []struct {
@@ -116,19 +122,23 @@ func (g *game) stepLags(events []opening) map[string][]time.Duration {
 				}
 				from += i
 				out[kind] = append(out[kind], max(time.UnixMilli(steps[from].At).Sub(o.at), 0))
+				shown[p]++
 			}
 		}
 	}
-	return out
+	return out, shown
 }
 
 // reportLags logs, for every kind of page, how soon it showed a step the
-// server opened and a hand-over it began, and returns the first.
-func (g *game) reportLags() map[string][]time.Duration {
-	opened := g.stepLags(g.tl.openings)
+// server opened and a hand-over it began, and returns how many of the steps
+// each page showed. The figures are for a person to read: on two cores
+// shared with the rest of the suite they say more about the machine than the
+// game, which the real-game simulation times exactly (make bench).
+func (g *game) reportLags() map[*page]int {
+	opened, shown := g.stepsShown(g.tl.openings)
 	g.t.Logf("%s (%s, hand-over %d s): step opened → shown on the page: %s", g.preset, g.moderator, e2eHandOver, lagLines(opened))
 	g.t.Logf("%s (%s, hand-over %d s): hand-over began → shown on the page: %s", g.preset, g.moderator, e2eHandOver, lagLines(g.stepLags(g.tl.handOvers)))
-	return opened
+	return shown
 }
 
 // lagLines sums lags up by kind of page.
@@ -174,7 +184,7 @@ func (g *game) checkNightScreens(v rules.View) {
 	screens := map[string]screen{}
 	for _, ph := range living {
 		ph.eval(`window.dispatchEvent(new Event('online'))`, nil)
-		ph.waitFor("the night's wake", want, 20*time.Second)
+		ph.waitFor("the night's wake", want)
 		var s screen
 		ph.eval(`(() => {
 			const c = document.body.cloneNode(true);
@@ -238,28 +248,20 @@ func (g *game) checkNightScreens(v rules.View) {
 	g.nightScreensChecked++
 }
 
-// openTarget is how soon a page shows a step the server opened. The real-game
-// simulation holds every client to it at p95 in exact, virtual time; here the
-// pages, the server and the test share two cores with the rest of the suite,
-// so their tail says more about the machine than the game. The test holds the
-// median to it, which only a page that misses its hand-overs fails, and logs
-// the rest of the distribution.
-const openTarget = time.Second
-
-// checkLags fails the test when a kind of page showed the steps that opened
-// late (median), or showed none.
-func (g *game) checkLags(lags map[string][]time.Duration) {
+// checkSteps fails the test when a page took part in too few of the steps
+// the server opened: every phone, screen and console follows the game step
+// by step, and one that falls behind a hand-over (or stops polling) shows
+// few. A step that a tap ended before a page's next poll is one it may
+// miss, so the test asks for most of them, not all.
+func (g *game) checkSteps(shown map[*page]int) {
 	g.t.Helper()
-	for _, kind := range []string{"phone", "screen"} {
-		d := slices.Clone(lags[kind])
-		if len(d) < 10 {
-			g.t.Errorf("only %d step openings timed on a %s", len(d), kind)
-			continue
+	for p, n := range shown {
+		if n < 10 || 2*n < len(g.tl.openings) {
+			g.t.Errorf("%s showed %d of the %d steps the game opened", p.name, n, len(g.tl.openings))
 		}
-		slices.Sort(d)
-		if p50 := d[len(d)/2]; p50 > openTarget {
-			g.t.Errorf("a %s showed the steps that opened %v late (median); the target is %v", kind, p50, openTarget)
-		}
+	}
+	if len(shown) < len(g.phones)+1 {
+		g.t.Errorf("only %d pages showed any step of the game", len(shown))
 	}
 }
 

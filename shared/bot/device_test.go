@@ -37,6 +37,12 @@ func (c serviceConn) Act(ctx context.Context, a rules.Action) (rules.View, time.
 	if errors.Is(err, service.ErrConflict) || errors.Is(err, service.ErrForbidden) {
 		return v, pollEvery, false, nil // the game moved on under the bot
 	}
+	if errors.Is(err, service.ErrBusy) {
+		// Ten devices at once on a slow machine can outlast the service's
+		// tries; the API answers 503 with Retry-After, and a client tries
+		// again, as the app does.
+		return v, pollEvery, false, nil
+	}
 	return v, pollEvery, err == nil, err
 }
 

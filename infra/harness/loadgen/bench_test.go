@@ -216,11 +216,16 @@ func BenchmarkGame(b *testing.B) {
 }
 
 // BenchmarkLoad runs the load tool for eight games at once (one op; sped up
-// eightfold) against the local server on the embedded store, and reports the
-// latency percentiles and the share of 304s. The full-size run is the loadgen command (see doc.go).
+// eightfold; two with -short, make test's pass that only keeps it working)
+// against the local server on the embedded store, and reports the latency
+// percentiles and the share of 304s. The full-size run is the loadgen
+// command (see doc.go).
 func BenchmarkLoad(b *testing.B) {
 	target := benchTarget(b, StoreBolt)
-	const games = 8
+	games := 8
+	if testing.Short() {
+		games = 2
+	}
 	var rep Report
 	for i := 0; b.Loop(); i++ {
 		target.Meter.Reset()
@@ -240,13 +245,17 @@ func BenchmarkLoad(b *testing.B) {
 }
 
 // BenchmarkRealGame plays real games in virtual time (PlayRealGames: two of
-// each preset per op) and reports what one 45-minute game costs and how soon
+// each preset per op, one with -short) and reports what one 45-minute game costs and how soon
 // a player asked to act sees it.
 func BenchmarkRealGame(b *testing.B) {
 	var rep RealReport
+	each := 2
+	if testing.Short() {
+		each = 1
+	}
 	for b.Loop() {
 		var err error
-		if rep, err = PlayRealGames(AllPresets, []string{rules.ModeratorApp}, 2, 1, People, nil); err != nil {
+		if rep, err = PlayRealGames(context.Background(), AllPresets, []string{rules.ModeratorApp}, each, 1, People, nil); err != nil {
 			b.Fatal(err)
 		}
 	}

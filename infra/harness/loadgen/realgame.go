@@ -125,10 +125,11 @@ const Latency = 100 * time.Millisecond
 // screen beside it), who ends each step a little after its time is up.
 // handOver, when not nil, is the hand-over in seconds the host chose instead
 // of the preset's. seed decides everything: the deal, the people's pace and
-// choices.
-func PlayReal(preset, moderator string, seed uint64, h Human, handOver *int) (RealGame, error) {
+// choices. It gives up with ctx's error when ctx ends first: a 40-minute game
+// takes about a second, many times that under the race detector.
+func PlayReal(ctx context.Context, preset, moderator string, seed uint64, h Human, handOver *int) (RealGame, error) {
 	sim := newRealTable(seed, h, moderator)
-	if err := sim.play(preset, handOver); err != nil {
+	if err := sim.play(ctx, preset, handOver); err != nil {
 		return RealGame{}, fmt.Errorf("%s (%s) seed %d: %w", preset, moderator, seed, err)
 	}
 	return sim.result(preset), nil
@@ -285,7 +286,7 @@ func (t *realTable) request(method, path, token string, body any, etag string) (
 	return w.Code, data, w.Header()
 }
 
-func (t *realTable) play(preset string, handOver *int) error {
+func (t *realTable) play(outer context.Context, preset string, handOver *int) error {
 	create := map[string]any{"preset": preset, "lang": "en", "moderator": t.moderator}
 	if handOver != nil {
 		create["options"] = map[string]int{"handOver": *handOver}
@@ -323,10 +324,12 @@ func (t *realTable) play(preset string, handOver *int) error {
 		})
 	}
 	t.watch()
-	err := t.clock.run(func() bool { return t.over || t.err != nil }, t.start.Add(realGameLimit), stop)
+	err := t.clock.run(outer, func() bool { return t.over || t.err != nil }, t.start.Add(realGameLimit), stop)
 	switch {
 	case t.err != nil:
 		return t.err
+	case outer.Err() != nil:
+		return fmt.Errorf("stopped at %v of play: %w", t.clock.Now().Sub(t.start), outer.Err())
 	case errors.Is(err, errOverTime):
 		return fmt.Errorf("not over after %v", realGameLimit)
 	case err != nil:

@@ -1,6 +1,7 @@
 package loadgen
 
 import (
+	"context"
 	"fmt"
 	"runtime"
 	"slices"
@@ -95,8 +96,9 @@ type CostAt struct {
 
 // PlayRealGames plays perPreset real games of each preset under each way of
 // moderating in moderators (PlayReal), seeds from seed on, on every core, with
-// the hand-over handOver when not nil, and reports them together.
-func PlayRealGames(presets, moderators []string, perPreset int, seed uint64, h Human, handOver *int) (RealReport, error) {
+// the hand-over handOver when not nil, and reports them together. It gives up
+// with ctx's error when ctx ends first.
+func PlayRealGames(ctx context.Context, presets, moderators []string, perPreset int, seed uint64, h Human, handOver *int) (RealReport, error) {
 	type job struct {
 		preset, moderator string
 		seed              uint64
@@ -116,7 +118,7 @@ func PlayRealGames(presets, moderators []string, perPreset int, seed uint64, h H
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
 			for i := range next {
-				games[i], errs[i] = PlayReal(jobs[i].preset, jobs[i].moderator, jobs[i].seed, h, handOver)
+				games[i], errs[i] = PlayReal(ctx, jobs[i].preset, jobs[i].moderator, jobs[i].seed, h, handOver)
 			}
 		})
 	}

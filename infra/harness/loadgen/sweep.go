@@ -1,6 +1,7 @@
 package loadgen
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -20,10 +21,10 @@ type HandOverPoint struct {
 // HandOverSweep plays perPreset real games of each preset, moderated by the
 // app and by a person, at each hand-over length of seconds, and reports each
 // length's cost and dead air: what a host who deploys the game chooses between.
-func HandOverSweep(seconds []int, perPreset int, seed uint64, h Human) ([]HandOverPoint, error) {
+func HandOverSweep(ctx context.Context, seconds []int, perPreset int, seed uint64, h Human) ([]HandOverPoint, error) {
 	var out []HandOverPoint
 	for _, s := range seconds {
-		r, err := PlayRealGames(AllPresets, Moderators, perPreset, seed, h, &s)
+		r, err := PlayRealGames(ctx, AllPresets, Moderators, perPreset, seed, h, &s)
 		if err != nil {
 			return nil, fmt.Errorf("hand-over %d s: %w", s, err)
 		}

@@ -102,12 +102,16 @@ var (
 )
 
 // run takes the queue in order until done holds (nil), nothing is left to
-// happen (errStalled) or the next moment is past limit (errOverTime). Then it
+// happen (errStalled), the next moment is past limit (errOverTime) or ctx
+// ends (its error). Then it
 // cancels the devices' context (stop) and lets every goroutine still asleep
 // take its last turn, so that none is left behind.
-func (c *virtualClock) run(done func() bool, limit time.Time, stop context.CancelFunc) error {
+func (c *virtualClock) run(ctx context.Context, done func() bool, limit time.Time, stop context.CancelFunc) error {
 	var err error
 	for {
+		if err = ctx.Err(); err != nil {
+			break
+		}
 		if c.queue.Len() == 0 {
 			err = errStalled
 			break

@@ -35,7 +35,7 @@ func TestVirtualClockTakesTurns(t *testing.T) {
 	c.goAt(start, sleeper("a", 3*time.Second, 2*time.Second))
 	c.goAt(start.Add(time.Second), sleeper("b", 2*time.Second, time.Hour))
 	c.at(start.Add(4*time.Second), func() { note("callback") })
-	err := c.run(func() bool { return false }, start.Add(time.Minute), stop)
+	err := c.run(context.Background(), func() bool { return false }, start.Add(time.Minute), stop)
 	want := []string{"a@0s", "b@1s", "a@3s", "b@3s", "callback@4s", "a@5s"}
 	if !slices.Equal(got, want) {
 		t.Errorf("turns %v, want %v", got, want)
@@ -50,13 +50,13 @@ func TestVirtualClockTakesTurns(t *testing.T) {
 	c = newVirtualClock(start)
 	ctx, stop = context.WithCancel(context.Background())
 	c.goAt(start, func() { c.Sleep(ctx, start.Add(time.Second)) })
-	if err := c.run(func() bool { return false }, start.Add(time.Minute), stop); !errors.Is(err, errStalled) {
+	if err := c.run(context.Background(), func() bool { return false }, start.Add(time.Minute), stop); !errors.Is(err, errStalled) {
 		t.Errorf("run with nothing left to happen: %v, want %v", err, errStalled)
 	}
 	c = newVirtualClock(start)
 	ctx, stop = context.WithCancel(context.Background())
 	c.goAt(start, func() { c.Sleep(ctx, start.Add(time.Second)) })
-	if err := c.run(func() bool { return true }, start.Add(time.Minute), stop); err != nil || !c.Now().Equal(start) {
+	if err := c.run(context.Background(), func() bool { return true }, start.Add(time.Minute), stop); err != nil || !c.Now().Equal(start) {
 		t.Errorf("run until done: %v at %v, want nil at the start", err, c.Now())
 	}
 }

@@ -73,10 +73,10 @@ func Start(ctx context.Context) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	cli := filepath.Join(root, "node_modules", "dynalite", "cli.js")
-	if _, err := os.Stat(cli); err != nil {
-		return nil, fmt.Errorf("%w: %s is missing: run `npm ci` in %s (or `make test`, which does)", ErrNotInstalled, cli, root)
+	if pkg := filepath.Join(root, "node_modules", "dynalite", "package.json"); !exists(pkg) {
+		return nil, fmt.Errorf("%w: %s is missing: run `npm ci` in %s (or `make test`, which does)", ErrNotInstalled, pkg, root)
 	}
+	launcher := filepath.Join(root, "infra", "harness", "localdynamo", "dynalite.js")
 	node, err := exec.LookPath("node")
 	if err != nil {
 		return nil, fmt.Errorf("%w: node (Node.js 20 or later) is not on PATH: %v", ErrNotInstalled, err)
@@ -86,7 +86,7 @@ func Start(ctx context.Context) (*Server, error) {
 
 	var s *Server
 	for attempt := 1; ; attempt++ {
-		s, err = launch(ctx, node, cli)
+		s, err = launch(ctx, node, launcher, root)
 		if err == nil {
 			break
 		}
@@ -103,8 +103,16 @@ func Start(ctx context.Context) (*Server, error) {
 	return s, nil
 }
 
-// launch starts the process on a free port and waits until it answers.
-func launch(ctx context.Context, node, cli string) (*Server, error) {
+// exists reports whether there is a file at path.
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+// launch starts dynalite through launcher (dynalite.js, which keeps it up
+// when a client goes away mid-request) on a free port, with root's
+// node_modules, and waits until it answers.
+func launch(ctx context.Context, node, launcher, root string) (*Server, error) {
 	port, err := freePort()
 	if err != nil {
 		return nil, err
@@ -114,15 +122,13 @@ func launch(ctx context.Context, node, cli string) (*Server, error) {
 		exited:   make(chan struct{}),
 		out:      &tailBuffer{max: 8 << 10},
 	}
-	s.cmd = exec.Command(node, cli,
-		"--host", "127.0.0.1", "--port", strconv.Itoa(port),
-		"--createTableMs", "0", "--deleteTableMs", "0", "--updateTableMs", "0")
-	s.cmd.Dir = filepath.Dir(cli)
+	s.cmd = exec.Command(node, launcher, root, strconv.Itoa(port))
+	s.cmd.Dir = root
 	s.cmd.Stdout = s.out
 	s.cmd.Stderr = s.out
 	s.cmd.SysProcAttr = procAttr()
 	if err := s.cmd.Start(); err != nil {
-		return nil, fmt.Errorf("localdynamo: run %s: %w", cli, err)
+		return nil, fmt.Errorf("localdynamo: run %s: %w", launcher, err)
 	}
 	go func() {
 		s.cmd.Wait()

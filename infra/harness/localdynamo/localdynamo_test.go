@@ -225,3 +225,31 @@ func TestStopKillsProcessGroup(t *testing.T) {
 		t.Fatalf("process group %d after Stop: kill -0 gave %v, want ESRCH", pgid, err)
 	}
 }
+
+// TestOutlivesAbortedRequest: a client that goes away halfway through a
+// request (a test's deadline cancelling a call in flight) leaves dynalite
+// serving; dynalite's own server throws on it and exited, failing every test
+// after the one that cancelled.
+func TestOutlivesAbortedRequest(t *testing.T) {
+	ctx := context.Background()
+	srv, err := localdynamo.Start(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Stop()
+	host := strings.TrimPrefix(srv.Endpoint, "http://")
+	for range 3 {
+		c, err := net.DialTimeout("tcp", host, 5*time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// A request that promises a body and sends half of it.
+		c.Write([]byte("POST / HTTP/1.1\r\nHost: " + host + "\r\nContent-Type: application/x-amz-json-1.0\r\n" +
+			"X-Amz-Target: DynamoDB_20120810.ListTables\r\nContent-Length: 100\r\n\r\n{\"Lim"))
+		time.Sleep(50 * time.Millisecond)
+		c.Close()
+	}
+	if _, err := srv.Client().ListTables(ctx, &dynamodb.ListTablesInput{}); err != nil {
+		t.Fatalf("after three requests left halfway: %v", err)
+	}
+}

@@ -94,7 +94,7 @@ func run() error {
 		if err != nil {
 			return fmt.Errorf("-sweep: %w", err)
 		}
-		points, err := loadgen.HandOverSweep(lengths, *sweepN, *seed, loadgen.People)
+		points, err := loadgen.HandOverSweep(context.Background(), lengths, *sweepN, *seed, loadgen.People)
 		if err != nil {
 			return err
 		}
@@ -109,7 +109,7 @@ func run() error {
 		}
 	}
 	if *real > 0 {
-		r, err := loadgen.PlayRealGames(loadgen.AllPresets, loadgen.Moderators, *real, *seed, loadgen.People, nil)
+		r, err := loadgen.PlayRealGames(context.Background(), loadgen.AllPresets, loadgen.Moderators, *real, *seed, loadgen.People, nil)
 		if err != nil {
 			return err
 		}
