@@ -387,6 +387,23 @@ func artifactsDir(t *testing.T) string {
 	return dir
 }
 
+// reviewShots reports whether the tests save the screenshots a person looks
+// through to judge the screens (every scene, language and size): in a full
+// run (make soak) or with E2E_SHOTS=1. Capturing and encoding them is a
+// third of the browser tests' time, and make test (-short) judges the
+// screens by their audits alone. A failure saves its own screenshot always.
+func reviewShots() bool {
+	return !testing.Short() || os.Getenv("E2E_SHOTS") == "1"
+}
+
+// review saves what the page shows now for a person's review (reviewShots).
+func (p *page) review(name string) {
+	p.t.Helper()
+	if reviewShots() {
+		p.screenshot(name)
+	}
+}
+
 // screenshot saves what the page shows now as ARTIFACTS_DIR/<name>.png.
 func (p *page) screenshot(name string) {
 	p.t.Helper()

@@ -240,6 +240,9 @@ func (g *game) readSeat(p *player) {
 
 // shot takes a screenshot named <preset>-<lang>-<what>, once per name.
 func (g *game) shot(p *page, what string) {
+	if !reviewShots() {
+		return
+	}
 	lang := g.lang
 	var l string
 	p.eval(`document.documentElement.lang`, &l)

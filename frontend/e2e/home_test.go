@@ -23,7 +23,7 @@ func TestHomeAndLinks(t *testing.T) {
 		phone.eval(fmt.Sprintf(`(() => { const s = document.querySelector('select.lang'); s.value = %q; s.dispatchEvent(new Event('change')); })()`, lang), nil)
 		phone.waitFor("the language", fmt.Sprintf(`document.documentElement.lang === %q`, lang))
 		phone.scrollTop()
-		phone.screenshot("home-" + lang + "-360")
+		phone.review("home-" + lang + "-360")
 	}
 	// The language is remembered across a reload.
 	phone.reload()
@@ -64,7 +64,7 @@ func TestHomeAndLinks(t *testing.T) {
 		t.Errorf("the rules unfolded: %v", got)
 	}
 	phone.eval(`document.querySelector('#opt-speech').scrollIntoView({block: 'center'})`, nil)
-	phone.screenshot("home-ro-custom-360")
+	phone.review("home-ro-custom-360")
 
 	// The share link starts a game with those rules at once, on the host's
 	// screen: Sport, changed, in the game's language (Romanian) for the
@@ -84,7 +84,7 @@ func TestHomeAndLinks(t *testing.T) {
 	if lang != "en" || !strings.HasPrefix(named, "Sport, changed: ") || !strings.Contains(named, "Monologue: 45 s") {
 		t.Errorf("the host's page of a Romanian game is in %q and names the rules %q; want its own English and Sport, changed", lang, named)
 	}
-	screen.screenshot("screen-lobby-empty-changed")
+	screen.review("screen-lobby-empty-changed")
 	// The shared screen of the same game speaks the game's language.
 	public := b.newPage(t, "public screen", 1280, 800)
 	public.navigate(srv.URL + "/#screen=" + code)
@@ -101,7 +101,7 @@ func TestHomeAndLinks(t *testing.T) {
 	if v := srv.view(t, code, ""); v.Rules.Preset != rules.PresetClassic || v.Lang != "en" {
 		t.Errorf("the /new link made a %s game in %q", v.Rules.Preset, v.Lang)
 	}
-	screen.screenshot("screen-lobby-empty-en")
+	screen.review("screen-lobby-empty-en")
 
 	// Joining by typing the room code on the home screen.
 	phone.navigate(srv.URL + "/")
@@ -119,7 +119,7 @@ func TestHomeAndLinks(t *testing.T) {
 	// An unknown code says so, and offers another code instead of a seat.
 	phone.navigate(srv.URL + "/join/ZZZZZZ")
 	phone.waitFor("the unknown game message", `document.querySelector('[data-end=unknown]') && !document.querySelector('form.join')`)
-	phone.screenshot("join-unknown-ro-360")
+	phone.review("join-unknown-ro-360")
 
 	for _, p := range []*page{phone, screen, public} {
 		p.checkErrors()

@@ -32,7 +32,7 @@ func TestModeratedScreen(t *testing.T) {
 	if got := tv.audit("en", nil); len(got) != 0 {
 		t.Errorf("the device question: %v", got)
 	}
-	tv.screenshot("moderated-device-question")
+	tv.review("moderated-device-question")
 	tv.mustTap(`[data-action=device][data-device=screen]`)
 	tv.waitFor("the shared screen's lobby", `location.hash.startsWith('#screen=') && document.querySelector('main[data-phase=lobby] img.qr')`)
 	var code string
@@ -79,7 +79,7 @@ func TestModeratedScreen(t *testing.T) {
 	if got := tv.audit("en", []string{code}); len(got) != 0 {
 		t.Errorf("the TV with the console's code: %v", got)
 	}
-	tv.screenshot("moderated-console-offer")
+	tv.review("moderated-console-offer")
 	tv.mustTap(`[data-action=hide_console]`)
 	tv.waitFor("the code hidden", `document.querySelector('[data-action=show_console]')`)
 	if inPage() {
@@ -110,7 +110,7 @@ func TestModeratedScreen(t *testing.T) {
 	for _, problem := range console.audit("en", append([]string{code}, names...)) {
 		t.Errorf("the console's lobby on a phone: %s", problem)
 	}
-	console.screenshot("moderated-console-lobby")
+	console.review("moderated-console-lobby")
 	console.mustTap(`[data-action=start]`)
 
 	// The deal: the console warns and shows no card; the TV never does.
@@ -151,7 +151,7 @@ func TestModeratedScreen(t *testing.T) {
 		t.Errorf("the console with its cards on a phone: %s", problem)
 	}
 	console.scrollTop()
-	console.screenshot("moderated-console-cards")
+	console.review("moderated-console-cards")
 	console.tapUntil(`[data-action=cards]`, "the cards hidden again", shows(`document.querySelectorAll('[data-role]').length === 0`))
 	noCards(tv, "day 1")
 	if n := hostReads(srv, token); n == 0 {

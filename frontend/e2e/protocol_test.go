@@ -156,6 +156,9 @@ func (p *page) printPDF() ([]byte, int) {
 // and puts the screen back as it was.
 func (p *page) printPreview(name string) {
 	p.t.Helper()
+	if !reviewShots() {
+		return
+	}
 	media := func(m string, width, height int64) chromedp.Action[chromedp.Void] {
 		return chromedp.Steps(chromedp.EmulateViewport(width, height), chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
 			_, err := cdp.Call(ctx, tg, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Media: m})
