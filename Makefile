@@ -137,8 +137,16 @@ endef
 sam-build:
 	sam build
 
-sam-local: sam-build
-	sam local start-api --port $(PORT)
+# sam-local: SAM CLI's local API against dynalite on loopback (never a real
+# table): samlocal starts dynalite, writes the env-vars file and runs SAM CLI
+# with it. SAM_LOCAL_FLAGS reach the functions' containers: on Linux the host's
+# network; with Docker Desktop, SAM_LOCAL_HOST=host.docker.internal and
+# SAM_LOCAL_FLAGS= instead.
+SAM_LOCAL_HOST  ?= 127.0.0.1
+SAM_LOCAL_FLAGS ?= --docker-network host
+sam-local: npm sam-build
+	$(GO) run ./infra/harness/samlocal/cmd/samlocal -env-vars bin/sam-env.json -host $(SAM_LOCAL_HOST) -- \
+		sam local start-api --port $(PORT) --env-vars bin/sam-env.json $(SAM_LOCAL_FLAGS)
 
 deploy: sam-build
 	sam deploy $(if $(wildcard samconfig.toml),,--guided --stack-name $(STACK))

@@ -39,6 +39,11 @@ type Games interface {
 
 var _ Games = (*service.Service)(nil)
 
+// EnvPublicURL names the environment variable that, when set, is the base of
+// the join links (Config.PublicURL: a custom domain) in AWS. Otherwise the
+// links use the host CloudFront forwards in X-Forwarded-Host.
+const EnvPublicURL = "PUBLIC_URL"
+
 // Config configures the handler. Only Games is required.
 type Config struct {
 	Games Games

@@ -24,11 +24,6 @@ import (
 	"citysleeps/shared/store"
 )
 
-// EnvPublicURL names the environment variable that, when set, is the base of
-// the join links (a custom domain). Otherwise the links use the host CloudFront
-// forwards in X-Forwarded-Host.
-const EnvPublicURL = "PUBLIC_URL"
-
 // Run serves function's routes (one of httpapi.Functions) until the Lambda
 // runtime stops the process.
 func Run(function string) {
@@ -36,7 +31,8 @@ func Run(function string) {
 }
 
 // Handler returns the function's HTTP handler with its store built lazily from
-// the environment (TABLE_NAME, DYNAMODB_ENDPOINT, AWS_REGION).
+// the environment (TABLE_NAME, DYNAMODB_ENDPOINT, AWS_REGION), and its join
+// links' base from PUBLIC_URL.
 func Handler(function string) http.Handler {
 	logger := slog.New(slog.NewJSONHandler(os.Stdout, nil))
 	games := &lazy{build: func(ctx context.Context) (*service.Service, error) {
@@ -49,7 +45,7 @@ func Handler(function string) http.Handler {
 	return viewersOwn(httpapi.New(httpapi.Config{
 		Games:              games,
 		Function:           function,
-		PublicURL:          os.Getenv(EnvPublicURL),
+		PublicURL:          os.Getenv(httpapi.EnvPublicURL),
 		TrustForwardedHost: true,
 		Logger:             logger,
 	}))

@@ -27,6 +27,7 @@ import (
 
 	"citysleeps/infra/harness/localdynamo"
 	"citysleeps/infra/harness/localdynamo/localdynamotest"
+	"citysleeps/infra/harness/samlocal"
 	"citysleeps/shared/httpapi"
 	"citysleeps/shared/httpapi/apitest"
 	"citysleeps/shared/rules"
@@ -47,7 +48,8 @@ func coldStarts() int {
 
 // TestLambdaRuntime builds every function with its Makefile target (sam build's
 // way) for this machine, runs each under AWS's Lambda Runtime Interface Emulator
-// with the store on dynalite, and plays a whole game by invoking them as
+// with the store on dynalite, in exactly the environment `make sam-local` gives
+// it through SAM CLI (the template's variables, set by the env-vars file), and plays a whole game by invoking them as
 // deployed: each request sent to the function the distribution's behaviours
 // route it to (template.yaml), as the function URL event CloudFront makes of
 // it (the viewer's token moved aside, CloudFront's signature in
@@ -67,7 +69,10 @@ func TestLambdaRuntime(t *testing.T) {
 		bins[fn] = makeBootstrap(t, root, fn, filepath.Join(dir, runtime.GOARCH, fn), runtime.GOARCH)
 	}
 	bins["bare"] = buildBare(t, root, filepath.Join(dir, runtime.GOARCH, "bare"), runtime.GOARCH)
-	env := append(db.Env(), "AWS_REGION="+localdynamo.Region, "AWS_ACCESS_KEY_ID=local", "AWS_SECRET_ACCESS_KEY=local")
+	// The environment `make sam-local` gives them through SAM CLI: what the
+	// template declares, set by its env-vars file, and what Lambda adds.
+	env := append(samlocal.Local(db.Endpoint, db.Table, "").Environment(declaredEnv(t)),
+		"AWS_REGION="+localdynamo.Region, "AWS_ACCESS_KEY_ID=local", "AWS_SECRET_ACCESS_KEY=local")
 
 	// Init time: fresh processes, the functions taken in turn so that drift in
 	// the machine's load falls on all alike.
