@@ -5,6 +5,7 @@
 #   make soak         every test at full size under the race detector
 #   make bench        benchmarks, and the Lambda size and init-time report
 #   make deploy       sam build + sam deploy (--guided the first time) + upload the site
+#   make delete       the stack, its table and its site, all of it
 #
 # `sam build` calls the build-<LogicalId> targets (BuildMethod: makefile).
 
@@ -15,7 +16,13 @@ SHELL := bash
 GO       ?= go
 PORT     ?= 8080
 DATA_DIR ?= .data
-STACK    ?= citysleeps
+# The stack and region: what the guided deploy saved in samconfig.toml, so
+# that make upload and make delete reach the stack it made; else citysleeps
+# and the AWS CLI's own region.
+samconfig = $(shell sed -n 's/^$(1) *= *"\(.*\)"/\1/p' samconfig.toml 2>/dev/null | head -1)
+STACK    ?= $(or $(call samconfig,stack_name),citysleeps)
+REGION   ?= $(call samconfig,region)
+AWS_CLI   = aws $(if $(REGION),--region $(REGION))
 
 # Tools the Makefile installs into bin/ at pinned versions.
 BIN                 := $(CURDIR)/bin
@@ -38,7 +45,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: build run test test-go test-frontend soak bench lint tools npm chromium \
 	build-CreateFunction build-JoinFunction build-ReadFunction build-ActFunction \
-	sam-build sam-local deploy upload clean
+	sam-build sam-local deploy upload delete clean
 
 ## build: the local server, as bin/citysleeps
 build:
@@ -152,16 +159,28 @@ deploy: sam-build
 	sam deploy $(if $(wildcard samconfig.toml),,--guided --stack-name $(STACK))
 	$(MAKE) upload
 
+# stack-output prints a shell function, out NAME, that reads one of the
+# stack's outputs.
+stack-output = out() { $(AWS_CLI) cloudformation describe-stacks --stack-name $(STACK) \
+		--query "Stacks[0].Outputs[?OutputKey=='$$1'].OutputValue" --output text; }
+
 # upload: the site (site.Files: not the tests, README or package.json beside
 # it in frontend/) to the bucket, then a CloudFront invalidation.
 upload:
-	out() { aws cloudformation describe-stacks --stack-name $(STACK) \
-		--query "Stacks[0].Outputs[?OutputKey=='$$1'].OutputValue" --output text; }; \
+	$(stack-output); \
 	bucket=$$(out SiteBucketName); dist=$$(out DistributionId); \
-	aws s3 sync frontend/ "s3://$$bucket/" --delete \
+	$(AWS_CLI) s3 sync frontend/ "s3://$$bucket/" --delete \
 		--exclude '*' --include 'index.html' --include 'favicon.svg' --include 'css/*' --include 'js/*'; \
-	aws cloudfront create-invalidation --distribution-id "$$dist" --paths '/*' >/dev/null; \
+	$(AWS_CLI) cloudfront create-invalidation --distribution-id "$$dist" --paths '/*' >/dev/null; \
 	echo "Site: $$(out SiteUrl)"
+
+## delete: the whole stack, with its games and its site: the bucket emptied
+## first, since CloudFormation deletes no bucket that holds files
+delete:
+	$(stack-output); \
+	bucket=$$(out SiteBucketName); \
+	if [ -n "$$bucket" ] && [ "$$bucket" != None ]; then $(AWS_CLI) s3 rm "s3://$$bucket/" --recursive; fi; \
+	sam delete --stack-name $(STACK) $(if $(REGION),--region $(REGION)) --no-prompts
 
 clean:
 	rm -rf bin .aws-sam

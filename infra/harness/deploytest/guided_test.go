@@ -1,6 +1,8 @@
 package deploytest
 
 import (
+	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -52,5 +54,49 @@ func TestTemplateGuidedDeployAsksNothing(t *testing.T) {
 	}
 	if auth := at(raw, "Globals", "Function", "FunctionUrlConfig", "AuthType"); auth == "NONE" {
 		t.Error("the functions' URLs have AuthType NONE, so the guided deploy asks")
+	}
+}
+
+// TestTemplateNamesFitAnyStackName: CloudFront caps the names of origin
+// access controls and functions at 64 characters, and a stack's name may
+// have 128, so a name made of the stack's name broke the deploy of a stack
+// named with more than 52 (issue 27). Each such name, with the stack's name
+// at its longest and any other value of its Sub at a UUID's 36 characters
+// (the stack's id), fits.
+func TestTemplateNamesFitAnyStackName(t *testing.T) {
+	const capped = 64
+	raw := rawTemplate(t)
+	resources, _ := at(raw, "Resources").(map[string]any)
+	checked := 0
+	for id, r := range resources {
+		var name any
+		switch at(r, "Type") {
+		case "AWS::CloudFront::Function":
+			name = at(r, "Properties", "Name")
+		case "AWS::CloudFront::OriginAccessControl":
+			name = at(r, "Properties", "OriginAccessControlConfig", "Name")
+		default:
+			continue
+		}
+		checked++
+		text := fmt.Sprint(name)
+		if s, ok := strings.CutPrefix(text, "Sub:"); ok {
+			text = strings.TrimPrefix(s, "[")
+			if i := strings.Index(text, " map["); i >= 0 {
+				text = text[:i]
+			}
+		}
+		longest := regexp.MustCompile(`\$\{[^}]+\}`).ReplaceAllStringFunc(text, func(v string) string {
+			if v == "${AWS::StackName}" {
+				return strings.Repeat("s", 128)
+			}
+			return strings.Repeat("u", 36)
+		})
+		if len(longest) > capped {
+			t.Errorf("%s is named %q: %d characters with the longest stack name, over CloudFront's %d", id, text, len(longest), capped)
+		}
+	}
+	if checked < 4 {
+		t.Fatalf("only %d CloudFront functions and origin access controls found", checked)
 	}
 }

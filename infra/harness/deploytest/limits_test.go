@@ -312,9 +312,9 @@ func TestUploadIsTheSite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sync := regexp.MustCompile(`aws s3 sync frontend/ [^;]*`).Find(makefile)
+	sync := regexp.MustCompile(`s3 sync frontend/ [^;]*`).Find(makefile)
 	if sync == nil {
-		t.Fatal("the Makefile has no aws s3 sync of frontend/")
+		t.Fatal("the Makefile has no s3 sync of frontend/")
 	}
 	var includes []string
 	for _, m := range regexp.MustCompile(`--include '([^']+)'`).FindAllSubmatch(sync, -1) {
