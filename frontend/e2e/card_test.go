@@ -83,6 +83,37 @@ type cardSecrets struct {
 	Checks []string `json:"checks"`
 }
 
+// cardRoles are every role a card may carry.
+var cardRoles = []rules.Role{rules.Citizen, rules.Mafia, rules.Don, rules.Sheriff, rules.Doctor,
+	rules.Lover, rules.Advocate, rules.Cinderella, rules.Maniac}
+
+// shownRoleJS reads the role a held card's face shows the way its player
+// does: the role's name on the face, in the page's language, told from every
+// other role's name by the app's own messages (the rules say whether the
+// Sheriff is a Commissar). It returns the role's id, or "" when the face
+// names none; a longer name wins over one it ends with.
+const shownRoleJS = `(async (roles, rules) => {
+	const { makeT, roleKey } = await import('/js/i18n.js');
+	const t = makeT(document.documentElement.lang);
+	const el = document.querySelector('.card-face .role-name');
+	if (!el) return '';
+	const text = el.textContent.trim();
+	const named = roles.map((r) => [r, t(roleKey(r, rules))]).filter(([, n]) => text === n || text.endsWith(' ' + n));
+	named.sort((a, b) => b[1].length - a[1].length);
+	return named.length ? named[0][0] : '';
+})`
+
+// shownRole is the role the held card's face of p shows (shownRoleJS), under
+// the rules of view v.
+func (p *page) shownRole(v rules.View) string {
+	p.t.Helper()
+	roles, _ := json.Marshal(cardRoles)
+	rs, _ := json.Marshal(v.Rules)
+	var role string
+	p.eval(fmt.Sprintf(`%s(%s, %s)`, shownRoleJS, roles, rs), &role)
+	return role
+}
+
 // secretsJS words the secrets of the card in view v (a player's view) in the
 // page's language, with the app's own messages.
 const secretsJS = `(async (v) => {
@@ -268,9 +299,8 @@ func (g *game) lookAtCard(ph *player, v rules.View, seen func(role string)) stri
 		ph.fatalf("the card's face is in the page before the card is held")
 	}
 	release := ph.hold(`.role-card`)
-	ph.waitFor("the card's face", `document.querySelector('.card-face [data-my-role]')`)
-	var role string
-	ph.eval(`document.querySelector('.card-face [data-my-role]').dataset.myRole`, &role)
+	ph.waitFor("the card's face", `document.querySelector('.card-face .role-name')`)
+	role := ph.shownRole(v)
 	if v.You == nil || string(v.You.Role) != role {
 		ph.fatalf("the card says %q, the server %v", role, v.You)
 	}

@@ -59,7 +59,8 @@ func reseatAtNight(t *testing.T, s *studio, b *browser, g servicetest.Game, scen
 		t.Fatalf("after the deal: %s", night.Phase.Name)
 	}
 	old := g.Players[3]
-	card := srv.view(t, g.Code, old.Token).You
+	seatView := srv.view(t, g.Code, old.Token)
+	card := seatView.You
 	atNight := fmt.Sprintf(`document.querySelector('main[data-phase=night][data-night="%d"]')`, night.Phase.Night)
 
 	public := b.newPage(t, "public screen", 1280, 800)
@@ -131,8 +132,8 @@ func reseatAtNight(t *testing.T, s *studio, b *browser, g servicetest.Game, scen
 	}
 	release := fresh.hold(`.role-card`)
 	fresh.waitFor("the card to show", `!document.querySelector('.card-face').hidden`)
-	var role string
-	fresh.eval(`document.querySelector('.card-face [data-my-role]').dataset.myRole`, &role)
+	fresh.waitFor("the role on the card", `document.querySelector('.card-face .role-name')`)
+	role := fresh.shownRole(seatView)
 	release()
 	if role != string(card.Role) {
 		t.Errorf("the new phone's card says %q, the seat's is %q", role, card.Role)

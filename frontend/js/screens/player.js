@@ -807,7 +807,7 @@ export function playerScreen(app, code, seatKey) {
     const latest = latestCheck(me, v);
     return h('div', { class: 'card-face' },
       h('p', { class: 'small muted' }, t('card.your_role')),
-      h('p', { class: 'role-name', dataset: { myRole: me.role } }, (ICON[me.team] || '') + ' ' + t(roleKey(me.role, v.rules))),
+      h('p', { class: 'role-name' }, (ICON[me.team] || '') + ' ' + t(roleKey(me.role, v.rules))),
       h('p', null, t('card.team', { team: t('team.' + me.team) })),
       has(v, 'reveal') ? revealAct(t) : null,
       h('p', { class: 'small' }, t(roleKey(me.role, v.rules) + '.help')),
