@@ -291,6 +291,29 @@ func TestTemplateLogRetention(t *testing.T) {
 	}
 }
 
+// TestTemplateLogging: every function logs JSON with Lambda's own lines at
+// WARN, so that no invocation writes the START, END and REPORT lines the
+// text format writes for each (paid at ingestion; issue 27), into the group
+// TestTemplateLogRetention checks (no LogGroup of another name). A function
+// that set a LoggingConfig of its own would replace the Globals' whole.
+func TestTemplateLogging(t *testing.T) {
+	raw := rawTemplate(t)
+	want := map[string]string{"LogFormat": "JSON", "SystemLogLevel": "WARN"}
+	for k, v := range want {
+		if got := at(raw, "Globals", "Function", "LoggingConfig", k); got != v {
+			t.Errorf("Globals.Function.LoggingConfig.%s is %v: want %s", k, got, v)
+		}
+	}
+	if g := at(raw, "Globals", "Function", "LoggingConfig", "LogGroup"); g != nil {
+		t.Errorf("the functions log to %v, not to their own groups", g)
+	}
+	for _, fn := range httpapi.Functions {
+		if c := at(raw, "Resources", logicalID(fn), "Properties", "LoggingConfig"); c != nil {
+			t.Errorf("%s sets a LoggingConfig of its own: %v", logicalID(fn), c)
+		}
+	}
+}
+
 // TestTemplateBudgetBeforeTimeout: a request's retry budget ends well before
 // the functions' timeout, so a throttled table gets the phone its 503 from the
 // function and not a timeout from CloudFront (issue 12).
