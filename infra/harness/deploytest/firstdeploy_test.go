@@ -2,9 +2,14 @@ package deploytest
 
 import (
 	"fmt"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"citysleeps/infra/server/site"
 )
 
 // TestTemplateGuidedDeployAsksNothing: `sam deploy --guided` asks "… may
@@ -58,23 +63,25 @@ func TestTemplateGuidedDeployAsksNothing(t *testing.T) {
 }
 
 // TestTemplateNamesFitAnyStackName: CloudFront caps the names of origin
-// access controls and functions at 64 characters, and a stack's name may
-// have 128, so a name made of the stack's name broke the deploy of a stack
+// access controls and functions at 64 characters (response headers
+// policies at 128), and a stack's name may have 128, so a name made of the stack's name broke the deploy of a stack
 // named with more than 52 (issue 27). Each such name, with the stack's name
 // at its longest and any other value of its Sub at a UUID's 36 characters
 // (the stack's id), fits.
 func TestTemplateNamesFitAnyStackName(t *testing.T) {
-	const capped = 64
 	raw := rawTemplate(t)
 	resources, _ := at(raw, "Resources").(map[string]any)
 	checked := 0
 	for id, r := range resources {
 		var name any
+		capped := 64
 		switch at(r, "Type") {
 		case "AWS::CloudFront::Function":
 			name = at(r, "Properties", "Name")
 		case "AWS::CloudFront::OriginAccessControl":
 			name = at(r, "Properties", "OriginAccessControlConfig", "Name")
+		case "AWS::CloudFront::ResponseHeadersPolicy":
+			name, capped = at(r, "Properties", "ResponseHeadersPolicyConfig", "Name"), 128
 		default:
 			continue
 		}
@@ -96,7 +103,30 @@ func TestTemplateNamesFitAnyStackName(t *testing.T) {
 			t.Errorf("%s is named %q: %d characters with the longest stack name, over CloudFront's %d", id, text, len(longest), capped)
 		}
 	}
-	if checked < 4 {
-		t.Fatalf("only %d CloudFront functions and origin access controls found", checked)
+	if checked < 5 {
+		t.Fatalf("only %d CloudFront functions, origin access controls and header policies found", checked)
+	}
+}
+
+// TestTemplateSiteRevalidates: the site's files keep their names from one
+// deploy to the next, so a browser that kept index.html or a module by
+// heuristics (no Cache-Control from S3) could mix old and new modules after
+// an update (issue 27). Every answer of the site's behaviour says
+// Cache-Control: no-cache, as the local server's do: a browser asks again
+// each time and gets a 304 while the file is unchanged.
+func TestTemplateSiteRevalidates(t *testing.T) {
+	raw := rawTemplate(t)
+	policy := strings.TrimPrefix(fmt.Sprint(at(raw, "Resources", "SiteDistribution", "Properties", "DistributionConfig", "DefaultCacheBehavior", "ResponseHeadersPolicyId")), "Ref:")
+	items, _ := at(raw, "Resources", policy, "Properties", "ResponseHeadersPolicyConfig", "CustomHeadersConfig", "Items").([]any)
+	deployed := ""
+	for _, it := range items {
+		if strings.EqualFold(fmt.Sprint(at(it, "Header")), "Cache-Control") && at(it, "Override") == true {
+			deployed = fmt.Sprint(at(it, "Value"))
+		}
+	}
+	w := httptest.NewRecorder()
+	site.Handler(os.DirFS(filepath.Join(repoRoot(t), "frontend"))).ServeHTTP(w, httptest.NewRequest("GET", "/js/api.js", nil))
+	if local := w.Header().Get("Cache-Control"); deployed != "no-cache" || local != deployed {
+		t.Errorf("the site's files say Cache-Control %q deployed (policy %s), %q locally: want no-cache in both", deployed, policy, local)
 	}
 }
