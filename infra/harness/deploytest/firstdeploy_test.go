@@ -130,3 +130,35 @@ func TestTemplateSiteRevalidates(t *testing.T) {
 		t.Errorf("the site's files say Cache-Control %q deployed (policy %s), %q locally: want no-cache in both", deployed, policy, local)
 	}
 }
+
+// TestTemplateCustomDomain: a domain of the club's own is served by the
+// distribution itself (Aliases, with an ACM certificate, which CloudFront
+// takes from us-east-1 only), not just printed in the QR codes while the
+// distribution refuses it (issue 27); without one the stack is as before.
+func TestTemplateCustomDomain(t *testing.T) {
+	raw := rawTemplate(t)
+	dc := at(raw, "Resources", "SiteDistribution", "Properties", "DistributionConfig")
+	if got := fmt.Sprint(at(dc, "Aliases")); got != "If:[HasDomain [Ref:DomainName] Ref:AWS::NoValue]" {
+		t.Errorf("Aliases %s: want the DomainName when there is one", got)
+	}
+	cert := fmt.Sprint(at(dc, "ViewerCertificate"))
+	for _, want := range []string{"If:[HasDomain ", "AcmCertificateArn:Ref:CertificateArn", "SslSupportMethod:sni-only", "Ref:AWS::NoValue]"} {
+		if !strings.Contains(cert, want) {
+			t.Errorf("ViewerCertificate %s: no %q", cert, want)
+		}
+	}
+	pattern, _ := at(raw, "Parameters", "CertificateArn", "AllowedPattern").(string)
+	re := regexp.MustCompile(pattern)
+	for arn, ok := range map[string]bool{
+		"": true,
+		"arn:aws:acm:us-east-1:123456789012:certificate/0f0e0d0c-0b0a-0908-0706-050403020100": true,
+		"arn:aws:acm:eu-west-1:123456789012:certificate/0f0e0d0c-0b0a-0908-0706-050403020100": false,
+	} {
+		if re.MatchString(arn) != ok {
+			t.Errorf("CertificateArn %q: allowed %v, want %v", arn, !ok, ok)
+		}
+	}
+	if got := fmt.Sprint(at(raw, "Conditions", "HasDomain")); !strings.Contains(got, "Ref:DomainName") || !strings.Contains(got, "Ref:CertificateArn") {
+		t.Errorf("HasDomain is %s: want both a domain and its certificate", got)
+	}
+}
