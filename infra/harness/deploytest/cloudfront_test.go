@@ -11,11 +11,9 @@ import (
 	"citysleeps/shared/httpapi"
 )
 
-// Managed CloudFront policies the API's behaviours use.
-const (
-	cachingDisabled           = "4135ea2d-6df8-44a3-9df3-4b5a84be39ad"
-	allViewerExceptHostHeader = "b689b0a8-53d0-40ab-baf2-68738e2966ac"
-)
+// cachingDisabled is the managed CloudFront cache policy the API's
+// behaviours use.
+const cachingDisabled = "4135ea2d-6df8-44a3-9df3-4b5a84be39ad"
 
 // behaviour is one of the distribution's cache behaviours: the paths it
 // takes, as a CloudFront path pattern, and the origin they go to.
@@ -99,8 +97,8 @@ func TestTemplateCloudFrontRoutes(t *testing.T) {
 	list, _ := at(raw, "Resources", "SiteDistribution", "Properties", "DistributionConfig", "CacheBehaviors").([]any)
 	for _, b := range list {
 		name := fmt.Sprint(at(b, "PathPattern"))
-		if at(b, "CachePolicyId") != cachingDisabled || at(b, "OriginRequestPolicyId") != allViewerExceptHostHeader {
-			t.Errorf("%s: cache policy %v, origin request policy %v: want caching off and the viewer's headers but Host", name, at(b, "CachePolicyId"), at(b, "OriginRequestPolicyId"))
+		if at(b, "CachePolicyId") != cachingDisabled || at(b, "OriginRequestPolicyId") != "Ref:ApiRequestPolicy" {
+			t.Errorf("%s: cache policy %v, origin request policy %v: want caching off and ApiRequestPolicy", name, at(b, "CachePolicyId"), at(b, "OriginRequestPolicyId"))
 		}
 		// A player's answer is padded to one length at every seat, plain and
 		// gzipped by the function (httpapi's writeSeatView); CloudFront

@@ -162,3 +162,22 @@ func TestTemplateCustomDomain(t *testing.T) {
 		t.Errorf("HasDomain is %s: want both a domain and its certificate", got)
 	}
 }
+
+// TestTemplateApiForwardsNoCookie: CloudFront passes no If-None-Match on to
+// an origin while it forwards cookies (the developer guide's "Cache content
+// based on cookies"), so an API behaviour that forwarded them made every
+// poll a whole answer instead of a 304 (issue 27). The API's origin request
+// policy forwards the viewer's headers but Host, its query strings, and no
+// cookie; the game keeps none.
+func TestTemplateApiForwardsNoCookie(t *testing.T) {
+	cfg := at(rawTemplate(t), "Resources", "ApiRequestPolicy", "Properties", "OriginRequestPolicyConfig")
+	if got := at(cfg, "CookiesConfig", "CookieBehavior"); got != "none" {
+		t.Errorf("the API's requests carry cookies: %v", got)
+	}
+	if at(cfg, "HeadersConfig", "HeaderBehavior") != "allExcept" || fmt.Sprint(at(cfg, "HeadersConfig", "Headers")) != "[Host]" {
+		t.Errorf("the API's requests carry headers %v: want all but Host (If-None-Match, Accept-Encoding, the moved token)", at(cfg, "HeadersConfig"))
+	}
+	if at(cfg, "QueryStringsConfig", "QueryStringBehavior") != "all" {
+		t.Errorf("the API's requests carry query strings %v: want all (?format=)", at(cfg, "QueryStringsConfig"))
+	}
+}
