@@ -1,7 +1,10 @@
 package deploytest
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
+	"log/slog"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -10,6 +13,9 @@ import (
 	"testing"
 
 	"citysleeps/infra/server/site"
+	"citysleeps/shared/httpapi"
+	"citysleeps/shared/service"
+	"citysleeps/shared/store"
 )
 
 // TestTemplateGuidedDeployAsksNothing: `sam deploy --guided` asks "… may
@@ -179,5 +185,67 @@ func TestTemplateApiForwardsNoCookie(t *testing.T) {
 	}
 	if at(cfg, "QueryStringsConfig", "QueryStringBehavior") != "all" {
 		t.Errorf("the API's requests carry query strings %v: want all (?format=)", at(cfg, "QueryStringsConfig"))
+	}
+}
+
+// TestTemplateAlarms: with AlarmEmail someone hears of a broken deploy before
+// the table does (issue 27): functions that crash or time out, requests
+// Lambda throttles, answers 5xx; without it the stack makes none of them
+// (they cost by the month). ServerErrors counts the functions' own JSON
+// request lines, so the filter is checked against a line the API writes.
+func TestTemplateAlarms(t *testing.T) {
+	raw := rawTemplate(t)
+	if at(raw, "Parameters", "AlarmEmail", "Default") != "" {
+		t.Error("AlarmEmail has a default: alarms should be asked for")
+	}
+	resources, _ := at(raw, "Resources").(map[string]any)
+	alarms := map[string]bool{}
+	filters := 0
+	for id, r := range resources {
+		switch at(r, "Type") {
+		case "AWS::CloudWatch::Alarm", "AWS::SNS::Topic", "AWS::Logs::MetricFilter":
+		default:
+			continue
+		}
+		if at(r, "ResourceCondition") != "HasAlarmEmail" {
+			t.Errorf("%s is made without AlarmEmail", id)
+		}
+		switch at(r, "Type") {
+		case "AWS::CloudWatch::Alarm":
+			if fmt.Sprint(at(r, "Properties", "AlarmActions")) != "[Ref:AlarmTopic]" {
+				t.Errorf("%s tells nobody: %v", id, at(r, "Properties", "AlarmActions"))
+			}
+			text := fmt.Sprint(at(r, "Properties"))
+			for _, m := range []string{"Errors", "Throttles", "ServerErrors"} {
+				if strings.Contains(text, "MetricName:"+m+" ") || strings.Contains(text, "MetricName:"+m+"]") {
+					alarms[m] = true
+				}
+			}
+		case "AWS::Logs::MetricFilter":
+			filters++
+			if p := fmt.Sprint(at(r, "Properties", "FilterPattern")); p != `{ $.msg = "request" && $.status >= 500 }` {
+				t.Errorf("%s counts %s", id, p)
+			}
+		}
+	}
+	for _, m := range []string{"Errors", "Throttles", "ServerErrors"} {
+		if !alarms[m] {
+			t.Errorf("no alarm on %s", m)
+		}
+	}
+	if filters != len(httpapi.Functions) {
+		t.Errorf("%d metric filters for %d functions", filters, len(httpapi.Functions))
+	}
+
+	// The line the filter reads, as the API writes it.
+	var logs bytes.Buffer
+	h := httpapi.New(httpapi.Config{Games: service.New(store.NewMemory()), Logger: slog.New(slog.NewJSONHandler(&logs, nil))})
+	h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", "/api/games/ZZZZZZ", nil))
+	var line struct {
+		Msg    string `json:"msg"`
+		Status *int   `json:"status"`
+	}
+	if err := json.Unmarshal(bytes.TrimSpace(logs.Bytes()), &line); err != nil || line.Msg != "request" || line.Status == nil || *line.Status != 404 {
+		t.Errorf("the API's request line %q (%v): want msg \"request\" and the status as a number", logs.String(), err)
 	}
 }

@@ -26,13 +26,16 @@ import (
 
 // rawTemplate is template.yaml as plain data, every intrinsic function written
 // out as "Name:argument" (so "!Ref X" is "Ref:X"): for what goformation's
-// types leave out, such as conditions.
+// types leave out, such as conditions. A resource's own Condition, which the
+// processor would take for the Condition function and put in the
+// resource's place, is kept as its ResourceCondition.
 func rawTemplate(tb testing.TB) map[string]any {
 	tb.Helper()
 	data, err := os.ReadFile(filepath.Join(repoRoot(tb), "template.yaml"))
 	if err != nil {
 		tb.Fatal(err)
 	}
+	data = regexp.MustCompile(`(?m)^    Condition: `).ReplaceAll(data, []byte("    ResourceCondition: "))
 	write := func(name string) intrinsics.IntrinsicHandler {
 		return func(_ string, in, _ any) any { return name + ":" + fmt.Sprint(in) }
 	}
