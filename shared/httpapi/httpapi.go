@@ -119,10 +119,15 @@ type handler struct {
 }
 
 // statusWriter remembers the status for the access log.
+// maxLoggedCode bounds the game code a request line names: longer is no
+// game's, and a path's text is the client's.
+const maxLoggedCode = 12
+
 type statusWriter struct {
 	http.ResponseWriter
 	status int
 	code   string // the error code, when the response is an error
+	action string // the action's type, on the actions route
 }
 
 func (w *statusWriter) WriteHeader(status int) {
@@ -169,6 +174,15 @@ func (h *handler) middleware(next http.Handler) http.Handler {
 			}
 			attrs := []any{"method", r.Method, "route", r.Pattern, "status", sw.status,
 				"ms", float64(time.Since(start).Microseconds()) / 1000}
+			// The game's code, as the shared screen shows it, and the
+			// action's type: what a refusal or a slow answer is about,
+			// and never a token, a key or a body.
+			if code := r.PathValue("code"); code != "" && len(code) <= maxLoggedCode {
+				attrs = append(attrs, "game", code)
+			}
+			if sw.action != "" {
+				attrs = append(attrs, "action", sw.action)
+			}
 			if sw.code != "" {
 				attrs = append(attrs, "error", sw.code)
 			}
@@ -290,6 +304,12 @@ func (h *handler) act(w http.ResponseWriter, r *http.Request) {
 	if err := readBody(w, r, &a); err != nil {
 		h.fail(w, r, err)
 		return
+	}
+	if sw, ok := w.(*statusWriter); ok {
+		sw.action = "unknown"
+		if a.Type.Known() {
+			sw.action = string(a.Type)
+		}
 	}
 	t, err := h.cfg.Games.ActTable(r.Context(), code, token, a)
 	if err != nil {

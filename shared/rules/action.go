@@ -56,6 +56,10 @@ var playerActions = map[ActionType]bool{
 	ActHeal: true, ActProtect: true, ActDefend: true, ActShoot: true, ActReveal: true,
 }
 
+// Known reports whether t is an action type of the game, of the host's or a
+// player's: what a log may name, where any other text a client sent may not.
+func (t ActionType) Known() bool { return hostActions[t] || playerActions[t] }
+
 // Verdict is what a night-killed Commissar's testament names a player
 // (R-CLASSIC-06).
 type Verdict string
