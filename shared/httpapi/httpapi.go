@@ -58,6 +58,10 @@ type Config struct {
 	// Function, if set, serves only that Lambda function's routes (FuncCreate, …);
 	// the others answer 404. Empty serves every route.
 	Function string
+	// Metrics, if set, is the CloudWatch namespace in which the request
+	// lines' metrics are published (EnvMetricsNamespace): each line then
+	// carries its embedded metric format directive.
+	Metrics string
 	// Logger receives internal errors and one line per request; default JSON on stderr.
 	Logger *slog.Logger
 	// Now replaces the clock in tests.
@@ -150,11 +154,14 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 // spelling it otherwise, and "//api/…" or "/api/./…" would otherwise get a
 // redirect without these headers), turns a panic
 // into a logged 500 and logs one line per request (never the token or the
-// body).
+// body): its route, status and time, the game and the action it was about,
+// and what it did to the game (service.Note), with the metrics of both.
 func (h *handler) middleware(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		sw := &statusWriter{ResponseWriter: w}
+		note := new(service.Note)
+		r = r.WithContext(service.WithNote(r.Context(), note))
 		apiHeaders(w.Header())
 		if r.URL.RawPath != "" || path.Clean(r.URL.Path) != r.URL.Path {
 			h.fail(sw, r, errNoRoute)
@@ -172,8 +179,7 @@ func (h *handler) middleware(next http.Handler) http.Handler {
 				}
 				sw.code = CodeInternal
 			}
-			attrs := []any{"method", r.Method, "route", r.Pattern, "status", sw.status,
-				"ms", float64(time.Since(start).Microseconds()) / 1000}
+			attrs := []any{"method", r.Method, "route", r.Pattern, "status", sw.status}
 			// The game's code, as the shared screen shows it, and the
 			// action's type: what a refusal or a slow answer is about,
 			// and never a token, a key or a body.
@@ -186,6 +192,9 @@ func (h *handler) middleware(next http.Handler) http.Handler {
 			if sw.code != "" {
 				attrs = append(attrs, "error", sw.code)
 			}
+			// Its time and what it did to its game (a deal, an end,
+			// conflicts tried again), as metrics in AWS (metrics.go).
+			attrs = append(attrs, requestMetrics(h.cfg.Metrics, h.cfg.Now(), sw.status, sw.code, time.Since(start), note)...)
 			h.log.InfoContext(r.Context(), "request", attrs...)
 		}()
 		next.ServeHTTP(sw, r)

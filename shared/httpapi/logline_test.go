@@ -3,6 +3,7 @@ package httpapi
 import (
 	"bufio"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -56,5 +57,98 @@ func TestRequestLines(t *testing.T) {
 	}
 	if !started || !unknown {
 		t.Errorf("no line for the start (%v) or for the unknown action (%v):\n%s", started, unknown, e.log.String())
+	}
+}
+
+// TestRequestLinesCarryMetrics: with a namespace, each request line is a
+// document of CloudWatch's embedded metric format (issue 27), which is how a
+// deployed stack counts deals, ends, refusals by code, failures, conflicts
+// and handler time: every metric a directive names is a number at the line's
+// root, every dimension a string, the namespace the one configured; the
+// deal's line counts it, a refusal counts under its code. Without a namespace
+// the line keeps its fields and carries no directive.
+func TestRequestLinesCarryMetrics(t *testing.T) {
+	const namespace = "CitySleeps/test"
+	for _, ns := range []string{namespace, ""} {
+		e := newEnv(t, Config{Metrics: ns})
+		c := e.Create(map[string]string{"preset": rules.PresetClassic})
+		for _, name := range []string{"Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus"} {
+			e.Join(c.Code, name)
+		}
+		e.MustAct(c.Code, c.HostToken, rules.Action{ID: "start-1", Type: rules.ActStart})
+		e.ExpectError(e.raw("POST", "/api/games/"+c.Code+"/actions", c.HostToken, `{"id":"start-2","type":"start"}`), 409, "wrong_phase")
+
+		counted := map[string]map[string]float64{} // metric → dimension value → sum
+		lines := 0
+		sc := bufio.NewScanner(strings.NewReader(e.log.String()))
+		for sc.Scan() {
+			var l map[string]any
+			if err := json.Unmarshal(sc.Bytes(), &l); err != nil || l["msg"] != "request" {
+				continue
+			}
+			lines++
+			if _, ok := l[MetricTime].(float64); !ok {
+				t.Errorf("a line has no handler time: %s", sc.Text())
+			}
+			aws, has := l["_aws"].(map[string]any)
+			if has != (ns != "") {
+				t.Fatalf("namespace %q: a line's directive is %v: %s", ns, l["_aws"], sc.Text())
+			}
+			if !has {
+				continue
+			}
+			if ts, ok := aws["Timestamp"].(float64); !ok || ts != float64(e.clock.Now().UnixMilli()) {
+				t.Errorf("Timestamp %v: want the time in milliseconds", aws["Timestamp"])
+			}
+			directives, _ := aws["CloudWatchMetrics"].([]any)
+			if len(directives) == 0 {
+				t.Fatalf("a directive with no metrics: %s", sc.Text())
+			}
+			for _, d := range directives {
+				d, _ := d.(map[string]any)
+				if d["Namespace"] != namespace {
+					t.Errorf("namespace %v", d["Namespace"])
+				}
+				sets, _ := d["Dimensions"].([]any)
+				if len(sets) != 1 {
+					t.Fatalf("dimension sets %v", d["Dimensions"])
+				}
+				var dims []string
+				for _, k := range sets[0].([]any) {
+					v, ok := l[k.(string)].(string)
+					if !ok || v == "" {
+						t.Errorf("dimension %v is not a string on the line: %s", k, sc.Text())
+					}
+					dims = append(dims, v)
+				}
+				for _, m := range d["Metrics"].([]any) {
+					m := m.(map[string]any)
+					name, _ := m["Name"].(string)
+					v, ok := l[name].(float64)
+					if !ok || !slices.Contains(Metrics, name) || m["Unit"] == "" {
+						t.Errorf("metric %v is not a documented number on the line: %s", m, sc.Text())
+					}
+					if counted[name] == nil {
+						counted[name] = map[string]float64{}
+					}
+					counted[name][strings.Join(dims, ",")] += v
+				}
+			}
+		}
+		if ns == "" {
+			continue
+		}
+		if lines < 10 {
+			t.Fatalf("%d request lines", lines)
+		}
+		if got := counted[MetricStarted][ServiceName]; got != 1 {
+			t.Errorf("%v deals counted, want 1: %v", got, counted)
+		}
+		if got := counted[MetricRefused]["wrong_phase"]; got != 1 {
+			t.Errorf("%v refusals counted under wrong_phase, want 1: %v", got, counted)
+		}
+		if len(counted[MetricFailed]) != 0 || len(counted[MetricFinished]) != 0 {
+			t.Errorf("failures or ends counted in a game that had neither: %v", counted)
+		}
 	}
 }

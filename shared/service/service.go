@@ -859,6 +859,7 @@ func (s *Service) loop(ctx context.Context, op, code string, fn step) (outcome, 
 			env.Tokens = map[string][]byte{}
 		}
 		now := s.now()
+		before := settled(ctx, env.State)
 		changed, err := fn.run(env, now, try)
 		refusal, written := counted(err)
 		if err != nil && !(changed && written) {
@@ -874,6 +875,9 @@ func (s *Service) loop(ctx context.Context, op, code string, fn step) (outcome, 
 			return outcome{}, fail(ErrInternal, "the game could not be saved", err)
 		}
 		version, err := s.st.Update(ctx, code, it.Version, b, now.Add(s.ttl))
+		if err == nil {
+			noteWritten(ctx, before, settled(ctx, env.State))
+		}
 		switch {
 		case err == nil && refusal != nil:
 			return outcome{}, refusal.err
@@ -888,6 +892,7 @@ func (s *Service) loop(ctx context.Context, op, code string, fn step) (outcome, 
 			return outcome{}, s.storeFailure(ctx, op, code, err)
 		}
 		last = err
+		noteRetry(ctx, err)
 		s.log.DebugContext(ctx, "service: save failed, trying again", "op", op, "code", code, "try", try, "err", err)
 	}
 	return outcome{}, s.giveUp(ctx, op, code, last)

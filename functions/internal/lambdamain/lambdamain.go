@@ -31,8 +31,9 @@ func Run(function string) {
 }
 
 // Handler returns the function's HTTP handler with its store built lazily from
-// the environment (TABLE_NAME, DYNAMODB_ENDPOINT, AWS_REGION), and its join
-// links' base from PUBLIC_URL.
+// the environment (TABLE_NAME, DYNAMODB_ENDPOINT, AWS_REGION), its join
+// links' base from PUBLIC_URL and its metrics' namespace from
+// METRICS_NAMESPACE.
 func Handler(function string) http.Handler {
 	logger := slog.New(slog.NewJSONHandler(os.Stdout, nil))
 	games := &lazy{build: func(ctx context.Context) (*service.Service, error) {
@@ -46,6 +47,7 @@ func Handler(function string) http.Handler {
 		Games:              games,
 		Function:           function,
 		PublicURL:          os.Getenv(httpapi.EnvPublicURL),
+		Metrics:            os.Getenv(httpapi.EnvMetricsNamespace),
 		TrustForwardedHost: true,
 		Logger:             logger,
 	}))

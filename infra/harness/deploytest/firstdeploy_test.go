@@ -9,8 +9,11 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
+
+	"gopkg.in/yaml.v3"
 
 	"citysleeps/infra/server/site"
 	"citysleeps/shared/httpapi"
@@ -190,9 +193,10 @@ func TestTemplateApiForwardsNoCookie(t *testing.T) {
 
 // TestTemplateAlarms: with AlarmEmail someone hears of a broken deploy before
 // the table does (issue 27): functions that crash or time out, requests
-// Lambda throttles, answers 5xx; without it the stack makes none of them
-// (they cost by the month). ServerErrors counts the functions' own JSON
-// request lines, so the filter is checked against a line the API writes.
+// Lambda throttles, a rate of answers 5xx, and the month's bill; without it
+// the stack makes none of them (alarms cost by the month). The rate is read
+// from the metrics the request lines carry, under the names and dimension
+// the API writes (TestMetricsAsWritten).
 func TestTemplateAlarms(t *testing.T) {
 	raw := rawTemplate(t)
 	if at(raw, "Parameters", "AlarmEmail", "Default") != "" {
@@ -200,10 +204,12 @@ func TestTemplateAlarms(t *testing.T) {
 	}
 	resources, _ := at(raw, "Resources").(map[string]any)
 	alarms := map[string]bool{}
-	filters := 0
 	for id, r := range resources {
 		switch at(r, "Type") {
-		case "AWS::CloudWatch::Alarm", "AWS::SNS::Topic", "AWS::Logs::MetricFilter":
+		case "AWS::CloudWatch::Alarm", "AWS::SNS::Topic", "AWS::Budgets::Budget":
+		case "AWS::Logs::MetricFilter":
+			t.Errorf("%s: the metrics come from the request lines themselves, not from a filter", id)
+			continue
 		default:
 			continue
 		}
@@ -215,37 +221,158 @@ func TestTemplateAlarms(t *testing.T) {
 			if fmt.Sprint(at(r, "Properties", "AlarmActions")) != "[Ref:AlarmTopic]" {
 				t.Errorf("%s tells nobody: %v", id, at(r, "Properties", "AlarmActions"))
 			}
-			text := fmt.Sprint(at(r, "Properties"))
-			for _, m := range []string{"Errors", "Throttles", "ServerErrors"} {
-				if strings.Contains(text, "MetricName:"+m+" ") || strings.Contains(text, "MetricName:"+m+"]") {
-					alarms[m] = true
+			metrics, _ := at(r, "Properties", "Metrics").([]any)
+			for _, m := range metrics {
+				name, _ := at(m, "MetricStat", "Metric", "MetricName").(string)
+				alarms[name] = true
+				if ns := fmt.Sprint(at(m, "MetricStat", "Metric", "Namespace")); strings.HasPrefix(ns, "Sub:CitySleeps/") {
+					checkOwnMetric(t, id, name, fmt.Sprint(at(m, "MetricStat", "Metric", "Dimensions")))
 				}
 			}
-		case "AWS::Logs::MetricFilter":
-			filters++
-			if p := fmt.Sprint(at(r, "Properties", "FilterPattern")); p != `{ $.msg = "request" && $.status >= 500 }` {
-				t.Errorf("%s counts %s", id, p)
+		case "AWS::Budgets::Budget":
+			alarms["bill"] = true
+			text := fmt.Sprint(at(r, "Properties"))
+			for _, want := range []string{"TimeUnit:MONTHLY", "Amount:Ref:MonthlyBudget", "Address:Ref:AlarmEmail"} {
+				if !strings.Contains(text, want) {
+					t.Errorf("%s: no %s in %s", id, want, text)
+				}
 			}
 		}
 	}
-	for _, m := range []string{"Errors", "Throttles", "ServerErrors"} {
+	for _, m := range []string{"Errors", "Throttles", httpapi.MetricFailed, httpapi.MetricTime, "bill"} {
 		if !alarms[m] {
-			t.Errorf("no alarm on %s", m)
+			t.Errorf("no alarm reads %s", m)
 		}
 	}
-	if filters != len(httpapi.Functions) {
-		t.Errorf("%d metric filters for %d functions", filters, len(httpapi.Functions))
-	}
+}
 
-	// The line the filter reads, as the API writes it.
-	var logs bytes.Buffer
-	h := httpapi.New(httpapi.Config{Games: service.New(store.NewMemory()), Logger: slog.New(slog.NewJSONHandler(&logs, nil))})
-	h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", "/api/games/ZZZZZZ", nil))
-	var line struct {
-		Msg    string `json:"msg"`
-		Status *int   `json:"status"`
+// checkOwnMetric fails t unless name is a metric the request lines carry,
+// under the dimension they carry it with (dims as the template spells it).
+func checkOwnMetric(t *testing.T, where, name, dims string) {
+	t.Helper()
+	if !slices.Contains(httpapi.Metrics, name) {
+		t.Errorf("%s reads %q, which no request line carries (%v)", where, name, httpapi.Metrics)
 	}
-	if err := json.Unmarshal(bytes.TrimSpace(logs.Bytes()), &line); err != nil || line.Msg != "request" || line.Status == nil || *line.Status != 404 {
-		t.Errorf("the API's request line %q (%v): want msg \"request\" and the status as a number", logs.String(), err)
+	want := "Name:" + httpapi.DimensionService + " Value:" + httpapi.ServiceName
+	if name == httpapi.MetricRefused {
+		want = httpapi.DimensionError
+	}
+	if !strings.Contains(dims, want) {
+		t.Errorf("%s reads %s under %s, not %s", where, name, dims, want)
+	}
+}
+
+// TestTemplateDashboard: the dashboard is valid JSON once CloudFormation has
+// put in its names, and every metric of the stack's own namespace it shows is
+// one the request lines carry, under their dimension; the refusals are shown
+// by code.
+func TestTemplateDashboard(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(repoRoot(t), "template.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	body := yamlAt(&doc, "Resources", "Dashboard", "Properties", "DashboardBody")
+	if body == nil || body.Tag != "!Sub" || len(body.Content) != 2 {
+		t.Fatalf("DashboardBody is not a !Sub of a body and its names: %v", body)
+	}
+	const namespace = "CitySleeps/stack"
+	text := regexp.MustCompile(`\$\{[^}]+\}`).ReplaceAllStringFunc(body.Content[0].Value, func(v string) string {
+		if v == "${Namespace}" {
+			return namespace
+		}
+		return "name"
+	})
+	var board struct {
+		Widgets []struct {
+			Properties struct {
+				Metrics [][]any `json:"metrics"`
+			} `json:"properties"`
+		} `json:"widgets"`
+	}
+	if err := json.Unmarshal([]byte(text), &board); err != nil {
+		t.Fatalf("the dashboard is not JSON: %v\n%s", err, text)
+	}
+	shown := map[string]bool{}
+	search := regexp.MustCompile(`^SEARCH\('\{` + regexp.QuoteMeta(namespace) + `,(\w+)\} MetricName="(\w+)"'`)
+	for _, w := range board.Widgets {
+		for _, m := range w.Properties.Metrics {
+			if len(m) == 0 {
+				continue
+			}
+			if e, ok := m[0].(map[string]any); ok {
+				expr := fmt.Sprint(e["expression"])
+				g := search.FindStringSubmatch(expr)
+				if g == nil {
+					t.Errorf("an expression the test does not read: %s", expr)
+					continue
+				}
+				checkOwnMetric(t, "the dashboard", g[2], g[1])
+				shown[g[2]] = true
+				continue
+			}
+			if m[0] != namespace {
+				continue
+			}
+			name := fmt.Sprint(m[1])
+			checkOwnMetric(t, "the dashboard", name, fmt.Sprintf("Name:%v Value:%v", m[2], m[3]))
+			shown[name] = true
+		}
+	}
+	for _, m := range httpapi.Metrics {
+		if !shown[m] {
+			t.Errorf("the dashboard does not show %s", m)
+		}
+	}
+}
+
+// yamlAt walks a YAML document down the keys of its mappings.
+func yamlAt(n *yaml.Node, keys ...string) *yaml.Node {
+	if n.Kind == yaml.DocumentNode && len(n.Content) == 1 {
+		n = n.Content[0]
+	}
+	for _, k := range keys {
+		var next *yaml.Node
+		for i := 0; n != nil && n.Kind == yaml.MappingNode && i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == k {
+				next = n.Content[i+1]
+			}
+		}
+		if next == nil {
+			return nil
+		}
+		n = next
+	}
+	return n
+}
+
+// TestMetricsAsWritten: the request line the API writes in AWS carries its
+// metrics as the embedded metric format reads them, under the namespace the
+// template gives the functions: the line a 404 writes counts a refusal under
+// its code and a handler time under the service.
+func TestMetricsAsWritten(t *testing.T) {
+	ns := declaredEnv(t)[httpapi.EnvMetricsNamespace]
+	if ns != "Sub:CitySleeps/${AWS::StackName}" {
+		t.Errorf("%s is %q: want the stack's own namespace", httpapi.EnvMetricsNamespace, ns)
+	}
+	var logs bytes.Buffer
+	h := httpapi.New(httpapi.Config{Games: service.New(store.NewMemory()), Metrics: "CitySleeps/stack",
+		Logger: slog.New(slog.NewJSONHandler(&logs, nil))})
+	h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", "/api/games/ZZZZZZ", nil))
+	var line map[string]any
+	if err := json.Unmarshal(bytes.TrimSpace(logs.Bytes()), &line); err != nil {
+		t.Fatalf("the request line %q: %v", logs.String(), err)
+	}
+	directives := fmt.Sprint(at(line, "_aws", "CloudWatchMetrics"))
+	for _, want := range []string{"Namespace:CitySleeps/stack", "[[service]]", "Name:ms", "[[error]]", "Name:refused"} {
+		if !strings.Contains(directives, want) {
+			t.Errorf("the line's directives %s: no %s", directives, want)
+		}
+	}
+	if line[httpapi.MetricRefused] != 1.0 || line[httpapi.DimensionError] != "not_found" || line[httpapi.DimensionService] != httpapi.ServiceName {
+		t.Errorf("the line %s: want one refusal under not_found, from %s", logs.String(), httpapi.ServiceName)
 	}
 }

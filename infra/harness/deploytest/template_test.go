@@ -39,7 +39,14 @@ func repoRoot(tb testing.TB) string {
 func loadTemplate(tb testing.TB) *cloudformation.Template {
 	tb.Helper()
 	opts := &intrinsics.ProcessorOptions{IntrinsicHandlerOverrides: map[string]intrinsics.IntrinsicHandler{
-		"Ref": func(_ string, in, _ any) any { return fmt.Sprint("Ref:", in) },
+		// A Ref is kept as "Ref:X", but a Ref of a Number parameter is
+		// its default, as goformation's number-typed fields take it.
+		"Ref": func(_ string, in, template any) any {
+			if name, ok := in.(string); ok && at(template, "Parameters", name, "Type") == "Number" {
+				return at(template, "Parameters", name, "Default")
+			}
+			return fmt.Sprint("Ref:", in)
+		},
 		"Fn::GetAtt": func(_ string, in, _ any) any {
 			if parts, ok := in.([]any); ok {
 				var s []string

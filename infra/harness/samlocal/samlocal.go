@@ -25,8 +25,9 @@ import (
 
 // Variables are the environment variables the functions read, beside the
 // ones Lambda sets itself (AWS_REGION, the credentials): the games table,
-// the DynamoDB endpoint (empty in AWS) and the join links' base.
-var Variables = []string{store.EnvTableName, store.EnvDynamoDBEndpoint, httpapi.EnvPublicURL}
+// the DynamoDB endpoint (empty in AWS), the join links' base and the
+// metrics' namespace (empty locally: no metrics leave this machine).
+var Variables = []string{store.EnvTableName, store.EnvDynamoDBEndpoint, httpapi.EnvPublicURL, httpapi.EnvMetricsNamespace}
 
 // EnvVars is the content of an env-vars file: under Parameters, the values
 // for every function of the template.
@@ -39,9 +40,10 @@ type EnvVars struct {
 // the request came to, as sam local's API passes it on).
 func Local(endpoint, table, publicURL string) EnvVars {
 	return EnvVars{Parameters: map[string]string{
-		store.EnvTableName:        table,
-		store.EnvDynamoDBEndpoint: endpoint,
-		httpapi.EnvPublicURL:      publicURL,
+		store.EnvTableName:          table,
+		store.EnvDynamoDBEndpoint:   endpoint,
+		httpapi.EnvPublicURL:        publicURL,
+		httpapi.EnvMetricsNamespace: "",
 	}}
 }
 
