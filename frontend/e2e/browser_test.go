@@ -28,7 +28,9 @@ type browser struct {
 	ctx context.Context
 }
 
-func startBrowser(t *testing.T) *browser {
+// startBrowser starts Chromium; extra options (flags) come after the harness's
+// own, and override them.
+func startBrowser(t *testing.T, extra ...chromedp.ExecAllocatorOption) *browser {
 	t.Helper()
 	path := chromiumPath
 	if p := os.Getenv("CHROMIUM"); p != "" {
@@ -53,6 +55,7 @@ func startBrowser(t *testing.T) *browser {
 		chromedp.Flag("disable-features", "Translate,BlinkGenPropertyTrees,WebUIOmniboxPopup,WebUIOmniboxFullPopup,WebUIOmniboxAimPopup"),
 		chromedp.UserDataDir(t.TempDir()),
 	)
+	opts = append(opts, extra...)
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	bctx, cancel := chromedp.NewContext(actx)
 	if err := chromedp.Do(bctx); err != nil {
