@@ -131,6 +131,8 @@ function nightRows(t, p, n) {
   }
   // The best move, with how many of the seats it named were black.
   row(t('proto.row.best_move'), (n.bestMoves || []).map((m) => ({ text: t('proto.best_move', { seat: m.seat, seats: seatsText(m.targets), count: m.black || 0 }) })));
+  // The seats whose tap the moderator made, their phone dead in the wake.
+  if ((n.tappedFor || []).length) row(t('proto.row.tapped_for'), [{ text: seatsText(n.tappedFor.map((x) => x.seat)) }]);
   return rows;
 }
 

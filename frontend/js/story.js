@@ -66,6 +66,7 @@ export function eventText(ev, ctx) {
     case 'shot':
     case 'hand':
     case 'moved':
+    case 'tapped_for':
       return t('ev.' + ev.type, params);
     case 'act':
       return t(t.has('ev.act.' + ev.result) ? 'ev.act.' + ev.result : 'ev.act.other', params);

@@ -31,12 +31,13 @@ export function publicRoles(view) {
 
 // publicPart is what of a (normalized) moderator's view the whole table may
 // see: the cards shown to all, the story told to all, and of the night only
-// who has tapped, not what. The console draws it while its cards are hidden,
-// so that a hidden card is nowhere in the page, as a phone's card is not
-// while it lies face down.
+// who has tapped, not what, nor what each seat may tap (tap_for). The console
+// draws it while its cards are hidden, so that a hidden card is nowhere in the
+// page, as a phone's card is not while it lies face down.
 export function publicPart(view) {
   const shown = publicRoles(view);
   const players = view.players.map((p) => (shown.has(p.id) ? p : { ...p, role: undefined, team: undefined }));
   const night = view.night ? { choices: [], done: view.night.done, victims: [] } : undefined;
-  return { ...view, players, events: view.events.filter((e) => !e.to), night };
+  const actions = view.actions.filter((a) => a.type !== 'tap_for');
+  return { ...view, players, actions, events: view.events.filter((e) => !e.to), night };
 }

@@ -8,7 +8,7 @@ import strict from 'node:assert/strict';
 const bare = (x) => (typeof x === 'string' ? x.replace(/[\u2068\u2069]/g, '') : Array.isArray(x) ? x.map(bare) : x);
 const assert = { ...strict, equal: (a, b, m) => strict.equal(bare(a), b, m), deepEqual: (a, b, m) => strict.deepEqual(bare(a), b, m) };
 import { readFileSync } from 'node:fs';
-import { makeT } from '../js/i18n.js';
+import { makeT, LANGS } from '../js/i18n.js';
 import { seatRows, course, winnerLine, file } from '../js/protocol.js';
 
 const doc = readFileSync(new URL('../../docs/PROTOCOL.md', import.meta.url), 'utf8');
@@ -45,6 +45,16 @@ test('the course: nights and days in order, every shot, check and ballot', () =>
   assert.deepEqual(day['All leave?'], ['yes: 1, 2, 3, 4, 5, 6', 'no: 7, 8, 9, 10']);
   assert.equal(sections[1].rows.find((r) => r.label === 'Out').items[0].rule, 'R-SPORT-07');
   assert.deepEqual(marks, { missing: true, half: false }, 'R-SPORT-05: a missing vote is marked');
+});
+
+test('the seats whose tap the moderator made, their phone dead, in every language (issue 28)', () => {
+  const nights = example.nights.map((n) => (n.night === 2 ? { ...n, tappedFor: [{ at: 18, seat: 2 }, { at: 24, seat: 5 }] } : n));
+  for (const lang of LANGS) {
+    const t = makeT(lang);
+    const row = course(t, { ...example, nights }).sections[2].rows.find((r) => r.label === t('proto.row.tapped_for'));
+    assert.deepEqual(row && row.items.map((x) => x.text), ['2, 5'], lang);
+  }
+  assert.ok(!course(en, example).sections[2].rows.some((r) => r.label === en('proto.row.tapped_for')), 'a night with no such tap has no row');
 });
 
 test('the winner and the rule, in the game’s language', () => {

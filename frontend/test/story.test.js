@@ -37,7 +37,7 @@ const EVENTS = [
   ...['words', 'speech', 'abuse', 'peeking', 'prompting'].map((foul) => ({ type: 'warned', target: 'p1', result: '1', foul })),
   { type: 'removed', target: 'p1', foul: 'words' }, { type: 'removed', target: 'p1', result: 'fouls', foul: 'speech' },
   { type: 'role', target: 'p2', role: 'don' }, { type: 'paused' }, { type: 'resumed' },
-  { type: 'maniac_side', result: 'alone' }, { type: 'maniac_side', result: 'mafia' }, { type: 'moved', target: 'p2' },
+  { type: 'maniac_side', result: 'alone' }, { type: 'maniac_side', result: 'mafia' }, { type: 'moved', target: 'p2' }, { type: 'tapped_for', target: 'p2' },
   ...['warn', 'remove'].map((result) => ({ type: 'corrected', result, target: 'p2' })),
   ...['advance', 'pause', 'maniac_side'].map((result) => ({ type: 'corrected', result })),
   { type: 'game_over', result: 'town' }, { type: 'game_over', result: 'mafia' }, { type: 'game_over', result: 'maniac' },

@@ -30,12 +30,15 @@ test('the public part of a moderator\'s view holds no card, act or choice the ta
     players: [{ id: 'p1', role: 'mafia', team: 'mafia' }, { id: 'p2', role: 'sheriff', team: 'town' }, { id: 'p3', role: 'citizen', team: 'town', alive: false }],
     events: [{ type: 'role', target: 'p3', role: 'citizen' }, { type: 'act', actor: 'p1', target: 'p2', result: 'kill', to: 'mod' }, { type: 'night_fell', night: 2 }],
     night: { choices: [{ actor: 'p1', type: 'kill', target: 'p2' }], done: ['p1'], victims: ['p2'], late: [] },
+    // What a seat still to tap may tap tells its card (issue 28).
+    actions: [{ type: 'advance' }, { type: 'tap_for', targets: ['p2'], taps: [{ target: 'p2', actions: [{ type: 'check', targets: ['p1'] }, { type: 'sleep' }] }] }],
   });
   const p = publicPart(v);
+  assert.deepEqual(p.actions.map((a) => a.type), ['advance']);
   assert.deepEqual(p.players.map((x) => x.role), [undefined, undefined, 'citizen']);
   assert.deepEqual(p.events.map((e) => e.type), ['role', 'night_fell']);
   assert.deepEqual(p.night, { choices: [], done: ['p1'], victims: [] });
-  assert.doesNotMatch(JSON.stringify(p), /mafia|sheriff|kill/);
+  assert.doesNotMatch(JSON.stringify(p), /mafia|sheriff|kill|check/);
   // At the end every card is the table's.
   const over = publicPart({ ...v, phase: { name: 'game_over' } });
   assert.deepEqual(over.players.map((x) => x.role), ['mafia', 'sheriff', 'citizen']);

@@ -151,6 +151,8 @@ var actionSeeds = []string{
 	`{"id":"a9","type":"reseat","target":"p2"}`, `{"id":"a","type":"reseat","target":"p99"}`, `{"id":"a","type":"reseat"}`,
 	`{"id":"b1","type":"best_move","targets":["p1","p2","p3"]}`, `{"Id":"ci-1","TyPe":"leave"}`, `{"id":"c","type":"vote","type":"leave"}`,
 	`{"id":"b2","type":"best_move","targets":["p1"],"targets":["p2","p3"]}`, `{"id":"b","type":"best_move","targets":"p1"}`, `{"id":"b","type":"best_move","targets":[1]}`,
+	`{"id":"t1","type":"tap_for","target":"p2","tap":{"type":"kill","target":"p3"}}`, `{"id":"t2","type":"tap_for","target":"p2","tap":{"type":"sleep","id":"x"}}`,
+	`{"id":"t3","type":"tap_for","target":"p2","tap":"sleep"}`, `{"id":"t4","type":"tap_for","target":"p2","tap":{"type":"tap_for","target":"p2"}}`,
 }
 
 // actionFields are the JSON names of rules.Action's fields.

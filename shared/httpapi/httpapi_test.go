@@ -71,7 +71,9 @@ type env struct {
 	log   *bytes.Buffer
 }
 
-func newEnv(t testing.TB, cfg Config) *env {
+// newEnv is an API on a new store and clock; opts are the service's besides
+// its clock and log, where cfg has no Games of its own.
+func newEnv(t testing.TB, cfg Config, opts ...service.Option) *env {
 	t.Helper()
 	st := store.NewMemory()
 	ck := &clock{t: time.Date(2030, 1, 2, 20, 0, 0, 0, time.UTC)}
@@ -79,7 +81,7 @@ func newEnv(t testing.TB, cfg Config) *env {
 	var buf bytes.Buffer
 	logger := slog.New(slog.NewJSONHandler(&syncWriter{w: &buf}, nil))
 	if cfg.Games == nil {
-		cfg.Games = service.New(st, service.WithClock(ck.Now), service.WithLogger(logger))
+		cfg.Games = service.New(st, append([]service.Option{service.WithClock(ck.Now), service.WithLogger(logger)}, opts...)...)
 	}
 	if cfg.PublicURL == "" {
 		cfg.PublicURL = publicURL

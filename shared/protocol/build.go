@@ -152,6 +152,8 @@ func (b *builder) nightEvent(at int, n *Night, e rules.Event) {
 		n.Testaments = append(n.Testaments, Testament{At: at, Seat: b.seats[e.Actor], Target: b.seats[e.Target], Verdict: e.Result})
 	case rules.EvBestMove:
 		n.BestMoves = append(n.BestMoves, b.bestMove(at, e))
+	case rules.EvTappedFor:
+		n.TappedFor = append(n.TappedFor, Hand{At: at, Seat: b.seats[e.Target]})
 	}
 }
 

@@ -130,6 +130,10 @@ type Night struct {
 	// BestMoves: the night's killed named the players they took for black
 	// (rules.Options.BestMove; the first night whose shots count only).
 	BestMoves []BestMove `json:"bestMoves,omitempty"`
+	// TappedFor: the seats whose tap the moderator made, their phone dead
+	// (rules.ActTapFor). The tap itself is the seat's, in Acts (a "sleep"
+	// is in no list), so a club sees which acts no phone made.
+	TappedFor []Hand `json:"tappedFor,omitempty"`
 }
 
 // Act is one night act: a shot (kill), a check with its answer, a heal, a
@@ -197,7 +201,8 @@ type Nomination struct {
 	Target int `json:"target"`
 }
 
-// Hand is a seat's gesture at a moment: a hand raised, a card shown.
+// Hand is a seat's gesture at a moment: a hand raised, a card shown, a tap the
+// moderator made for it.
 type Hand struct {
 	At   int `json:"at"`
 	Seat int `json:"seat"`

@@ -357,3 +357,46 @@ func TestCorrectionsInTheProtocol(t *testing.T) {
 		{When: protocol.When{Day: 1}, Undid: rules.ActRemove, Seat: 8},
 	})
 }
+
+// TestTapsForSeatsInTheProtocol (issue 28): in night 2 the phones of seats 2
+// and 5 die, and the moderator taps for them: seat 2's shot and seat 5's
+// sleep. The protocol tells the shot among the night's acts as seat 2's own,
+// and both seats in the night's tappedFor, in order, each before the act it
+// made, live and however briefly the stored story is told.
+func TestTapsForSeatsInTheProtocol(t *testing.T) {
+	tb := newTable(t, rules.PresetSport, nil, rules.Don, rules.Mafia, rules.Mafia, rules.Sheriff)
+	tb.until(rules.PhaseDay)
+	tb.until(rules.PhaseNight)
+	tapFor := func(n int, tap rules.Tap) {
+		tb.t.Helper()
+		tb.host(rules.Action{Type: rules.ActTapFor, Target: seat(n), Tap: &tap})
+	}
+	tb.do(1, rules.ActKill, 7)
+	tapFor(2, rules.Tap{Type: rules.ActKill, Target: seat(7)})
+	tb.do(3, rules.ActKill, 7)
+	tapFor(5, rules.Tap{Type: rules.ActSleep})
+	tb.until(rules.PhaseDay)
+
+	p := protocol.Of(tb.s)
+	night := p.Nights[1]
+	var acts []string
+	for _, a := range night.Acts {
+		acts = append(acts, fmt.Sprintf("%d %s %d", a.Seat, a.Act, a.Target))
+	}
+	want(t, "night 2's acts", acts, []string{"1 kill 7", "2 kill 7", "3 kill 7"})
+	var tapped []int
+	for _, h := range night.TappedFor {
+		tapped = append(tapped, h.Seat)
+	}
+	want(t, "night 2's taps by the moderator", tapped, []int{2, 5})
+	if len(night.TappedFor) == 2 && !(night.Acts[0].At < night.TappedFor[0].At && night.TappedFor[0].At < night.Acts[1].At) {
+		t.Errorf("the tap for seat 2 at %d, not between the acts at %d and %d", night.TappedFor[0].At, night.Acts[0].At, night.Acts[1].At)
+	}
+	want(t, "seat 7 left", p.Seats[6].Left.Cause, rules.CauseMafia)
+	if p.Nights[0].TappedFor != nil {
+		t.Errorf("the meeting night %+v", p.Nights[0])
+	}
+	for level := 1; level <= 8; level++ {
+		want(t, fmt.Sprintf("told at level %d", level), protocol.Of(rules.Condense(tb.s, level)).Nights[1].TappedFor, night.TappedFor)
+	}
+}

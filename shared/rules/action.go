@@ -21,6 +21,7 @@ const (
 	ActBan        ActionType = "ban"     // remove a player from the lobby and refuse their device
 	ActReseat     ActionType = "reseat"  // move a seat to another device: the service gives a one-time link (Move)
 	ActCorrect    ActionType = "correct" // take the host's latest decision back (correct.go)
+	ActTapFor     ActionType = "tap_for" // the moderator taps for a seat whose phone died mid-wake (tapfor.go)
 	// Any player.
 	ActLeave     ActionType = "leave"
 	ActSleep     ActionType = "sleep"
@@ -46,7 +47,7 @@ const (
 var hostActions = map[ActionType]bool{
 	ActStart: true, ActKick: true, ActSeat: true, ActConfigure: true, ActAdvance: true,
 	ActPause: true, ActResume: true, ActWarn: true, ActRemove: true, ActManiacSide: true,
-	ActLock: true, ActUnlock: true, ActBan: true, ActReseat: true, ActCorrect: true,
+	ActLock: true, ActUnlock: true, ActBan: true, ActReseat: true, ActCorrect: true, ActTapFor: true,
 }
 
 // playerActions are the types a seated player may send.
@@ -89,6 +90,9 @@ type Action struct {
 	// Foul names the foul of a "warn" or a "remove" (Fouls, R-SPORT-16); it may
 	// be left out for a breach the rules do not name.
 	Foul string `json:"foul,omitempty"`
+	// Tap is the seat's own night tap in a "tap_for", as its phone would have
+	// sent it: the moderator taps it for the seat named by Target.
+	Tap *Tap `json:"tap,omitempty"`
 	// Options are the new rules in a "configure".
 	Options *Options `json:"options,omitempty"`
 	// Now, on an "advance" during a hand-over, ends the hand-over at once.

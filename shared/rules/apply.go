@@ -161,6 +161,8 @@ func (s *State) check(actor Actor, a Action) error {
 		return inTargets(o, a.Target)
 	case ActBestMove:
 		return checkBestMove(o, a.Targets, actor.Player)
+	case ActTapFor:
+		return s.checkTapFor(o, a)
 	case ActAdvance:
 		if (s.Phase.Closing || s.Phase.Resuming) && !a.Now {
 			return refusal(ErrWrongPhase, "this step is already over; the next one opens in a moment")
@@ -191,8 +193,11 @@ func inTargets(o Option, target string) error {
 
 // diagnose explains why a known action is not legal for p now.
 func (s *State) diagnose(p *Player, a Action) error {
-	if a.Type == ActCorrect {
+	switch a.Type {
+	case ActCorrect:
 		return errNoCorrection
+	case ActTapFor:
+		return s.tapForRefusal(a)
 	}
 	if p == nil {
 		if s.Phase.Paused > 0 && a.Type != ActResume {
@@ -305,8 +310,13 @@ func (s *State) do(actor Actor, a Action, now time.Time) error {
 		s.log(ToAll, Event{Type: EvRemoved, Target: a.Target, Foul: a.Foul, Rule: "R-SPORT-16"})
 		s.remove(a.Target, now)
 	case ActSleep, ActKill, ActCheck, ActHeal, ActProtect, ActDefend, ActShoot:
-		s.timeShot(actor.Player, a, now)
 		s.nightAct(actor.Player, a, now)
+	case ActTapFor:
+		// The seat's own tap (checkTapFor), told to the moderator as made by
+		// the moderator; the line comes first, so that the tap's own lines
+		// follow it, as they follow nightfall.
+		s.log(ToMod, Event{Type: EvTappedFor, Target: a.Target})
+		s.nightAct(a.Target, a.Tap.action(), now)
 	case ActNominate:
 		s.Nominations = append(s.Nominations, Nomination{By: actor.Player, Target: a.Target})
 		s.Phase.Nominated++

@@ -39,6 +39,7 @@ const (
 	EvManiacSide    EventType = "maniac_side" // the host set the Maniac's side (R-MANIAC-01)
 	EvMoved         EventType = "moved"       // target's seat moved to another device (Move); only the latest line of a seat stays
 	EvCorrected     EventType = "corrected"   // the host took a decision back (ActCorrect): result its type, target the player it was about
+	EvTappedFor     EventType = "tapped_for"  // the moderator made target's night tap, told in the lines after it (ActTapFor); to the moderator
 	EvGameOver      EventType = "game_over"   // result is the winning team
 )
 

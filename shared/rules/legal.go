@@ -18,6 +18,9 @@ type Option struct {
 	Undoes []Decision `json:"undoes,omitempty"`
 	// Max is the most of Targets one action names: a best move's (BestMoveMax).
 	Max int `json:"max,omitempty"`
+	// Taps are, on the moderator's "tap_for", what each seat of Targets may
+	// tap, in the same order (tapfor.go).
+	Taps []SeatTaps `json:"taps,omitempty"`
 }
 
 // Legal returns the actions actor may take in s now. Apply accepts exactly these.
@@ -82,6 +85,7 @@ func (s *State) stepOptions() []Option {
 		}
 	}
 	opts = append(opts, Option{Type: ActRemove, Targets: alive, Fouls: s.Rules.foulsFor(ActRemove)})
+	opts = append(opts, s.tapForOption()...)
 	if s.Moderator == ModeratorHost && s.Rules.Maniac && s.Day == 0 {
 		opts = append(opts, Option{Type: ActManiacSide})
 	}

@@ -24,10 +24,13 @@ func seconds(n int) time.Duration { return time.Duration(n) * time.Second }
 // (R-CLASSIC-02, R-SPORT-02, R-PARTY-02): nobody is killed or protected.
 func (s *State) meetingNight() bool { return s.Rules.FirstNightMeeting && s.Night == 1 }
 
-// nightAct records a player's one tap of this wake: an act of their role, or
-// "sleep". Checks are answered at once, to the asker only, as a host nods or
-// shakes his head (R-SPORT-11, R-SPORT-12, R-MANIAC-04/05).
+// nightAct records a player's one tap of this wake, whether their phone or the
+// moderator made it (ActTapFor): an act of their role, or "sleep". A black
+// player's shot after the mafia's time is noted as none (timeShot). Checks are
+// answered at once, to the asker only, as a host nods or shakes his head
+// (R-SPORT-11, R-SPORT-12, R-MANIAC-04/05).
 func (s *State) nightAct(id string, a Action, now time.Time) {
+	s.timeShot(id, a, now)
 	if a.Type != ActSleep {
 		p := s.player(id)
 		s.Choices = append(s.Choices, Choice{Actor: id, Type: a.Type, Target: a.Target})

@@ -28,10 +28,10 @@ import (
 //
 // A number 0 is written empty; a player id "p7" as "7"; a rule "R-SPORT-05" as
 // "S05" (the first letter of its set); the audience, where it is the one its
-// type always has (the moderator's night acts, the black team's shots, a check
-// to its asker), not at all. The ballots are separated by ' ', each
-// voter[:target][+][*][!] (+ yes, * half, ! missing), and so are a best
-// move's targets. A type or a rule set the tables do not know is written
+// type always has (the moderator's night acts and taps for a seat, the black
+// team's shots, a check to its asker), not at all. The ballots are separated
+// by ' ', each voter[:target][+][*][!] (+ yes, * half, ! missing), and so are
+// a best move's targets. A type or a rule set the tables do not know is written
 // whole after a '~'. Every value the engine writes is a name, a number or a
 // rule ID, none of which holds these signs, and none of them is a sign JSON
 // escapes.
@@ -43,7 +43,7 @@ var pastTypes = map[EventType]string{
 	EvMorning: "M", EvKilled: "K", EvMissed: "m", EvHealed: "h", EvTreated: "t", EvSheriffMissed: "x", EvDayBegan: "D",
 	EvMuted: "u", EvHand: "H", EvNominated: "n", EvVoted: "V", EvNotVoted: "v", EvTie: "T", EvEliminated: "E",
 	EvAcquitted: "A", EvDefended: "d", EvTestament: "w", EvRevealed: "R", EvWarned: "W", EvRemoved: "X", EvRole: "r",
-	EvPaused: "P", EvManiacSide: "Z", EvGameOver: "G", EvCorrected: "U", EvBestMove: "B",
+	EvPaused: "P", EvManiacSide: "Z", EvGameOver: "G", EvCorrected: "U", EvBestMove: "B", EvTappedFor: "F",
 }
 
 // pastSets are the letters of the rule sets in the past's rule IDs.
@@ -53,7 +53,7 @@ var pastSets = map[string]string{"CLASSIC": "C", "SPORT": "S", "PARTY": "P", "MA
 // leaves out: "" (everyone) for a type whose audience varies.
 func audience(typ EventType, actor string) string {
 	switch typ {
-	case EvAct:
+	case EvAct, EvTappedFor:
 		return ToMod
 	case EvShot:
 		return ToMafia

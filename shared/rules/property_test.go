@@ -151,7 +151,11 @@ func TestPropertyRandomGames(t *testing.T) {
 					continue
 				}
 				checkActor(t, s, actor, a)
-				s = mustApply(t, s, actor, a, now)
+				next := mustApply(t, s, actor, a, now)
+				if a.Type == ActTapFor {
+					checkTappedAsPhone(t, s, a, now, next)
+				}
+				s = next
 				log = append(log, step{actor: actor, a: a, now: now})
 			}
 			checkViews(t, s, now)
@@ -269,8 +273,23 @@ func legalAction(t *rapid.T, s State) (Actor, Action, bool) {
 		if len(o.Fouls) > 0 && rapid.Bool().Draw(t, "named") {
 			a.Foul = rapid.SampledFrom(o.Fouls).Draw(t, "foul")
 		}
+	case ActTapFor:
+		tap := rapid.SampledFrom(o.Taps[slices.Index(o.Targets, a.Target)].Actions).Draw(t, "tap")
+		a.Tap = &Tap{Type: tap.Type}
+		if len(tap.Targets) > 0 {
+			a.Tap.Target = rapid.SampledFrom(tap.Targets).Draw(t, "tapTarget")
+		}
 	}
 	return actor, a, true
+}
+
+// checkTappedAsPhone: the moderator's tap a for a seat in s leaves every view
+// but the moderator's as the seat's phone's tap would (issue 28).
+func checkTappedAsPhone(t *rapid.T, s State, a Action, now time.Time, next State) {
+	byPhone := mustApply(t, s, Actor{Player: a.Target}, a.Tap.action(), now)
+	if err := tappedAsPhone(byPhone, next, now); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // drawNamed draws the players a best move offered as o names: one to o.Max

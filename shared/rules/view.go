@@ -259,11 +259,13 @@ func briefForViews(s State) State {
 // bytes, each ballot in it 32 more and each player a best move names 8 (as
 // measured over whole games of every preset, 80 bytes an event in all). A
 // seat moved to another device weighs nothing: the briefest telling drops it
-// first, and a move must change no view but by its own line (Move).
+// first, and a move must change no view but by its own line (Move). Nor does
+// the moderator's tap for a seat, which must change no other view than the
+// moderator's (ActTapFor).
 func storyWeight(events []Event) int {
 	n := 0
 	for _, e := range events {
-		if e.Type != EvMoved {
+		if e.Type != EvMoved && e.Type != EvTappedFor {
 			n += 64 + 32*len(e.Ballots) + 8*len(e.Targets)
 		}
 	}

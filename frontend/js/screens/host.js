@@ -46,6 +46,10 @@ export function hostScreen(app, code, token) {
   // takes it, its time is up or the host hides it. No other page has it: the
   // server keeps only a hash of its key, and no view but that answer holds it.
   let link = null;
+  // tapping is the seat the moderator taps for, its phone dead in the wake,
+  // while the choice its player said is picked (tapForPanel): {wake, seat,
+  // type, pick}; pick is a seat, '' for nobody, or null before a pick.
+  let tapping = null;
   let langPicked = false; // a language was picked on this page's menu
   let book = null; // the rules' schema (ruleBook), to name the rules a game changed
   const has = (v, type) => (v.actions || []).find((a) => a.type === type);
@@ -395,9 +399,12 @@ export function hostScreen(app, code, token) {
   function nightPanel(t, v, P) {
     if (!v.night) return null;
     if (!cardsShown()) {
+      // What a seat may tap tells its card (publicPart leaves it out): the
+      // taps for a dead phone wait for the cards.
       return h('section', { class: 'panel night-choices' }, h('h2', null, t('host.night_choices')),
         h('p', { class: 'muted' }, t('host.cards.hidden_night')),
-        h('p', { class: 'muted' }, v.night.done.length ? t('host.done', { names: t.list(v.night.done.map(P)) }) : t('host.none_done')));
+        h('p', { class: 'muted' }, v.night.done.length ? t('host.done', { names: t.list(v.night.done.map(P)) }) : t('host.none_done')),
+        has(session.view, 'tap_for') ? h('p', { class: 'muted small' }, t('host.tap_for.hidden')) : null);
     }
     const idx = playerIndex(v.players);
     const who = (id) => {
@@ -410,7 +417,56 @@ export function hostScreen(app, code, token) {
         t(c.type === 'kill' && (v.night.late || []).includes(c.actor) ? 'host.choice.late' : 'host.choice', { actor: who(c.actor), action: t('act.' + c.type), target: c.target ? P(c.target) : '—' }))))
         : h('p', { class: 'muted' }, t('host.no_choices')),
       v.night.victims && v.night.victims.length ? h('p', null, t('host.victims', { names: t.list(v.night.victims.map(P)) })) : null,
-      h('p', { class: 'muted' }, v.night.done.length ? t('host.done', { names: t.list(v.night.done.map(P)) }) : t('host.none_done')));
+      h('p', { class: 'muted' }, v.night.done.length ? t('host.done', { names: t.list(v.night.done.map(P)) }) : t('host.none_done')),
+      tapForPanel(t, v, P));
+  }
+
+  // tapForPanel lets the moderator tap for a seat whose phone died in the
+  // wake, once its player has said the choice (docs/API.md, tap_for): a "Tap
+  // for #N" button for each seat still to tap, then that seat's choice, drawn
+  // from what its phone is offered. The tap counts as the seat's own.
+  function tapForPanel(t, v, P) {
+    const opt = has(v, 'tap_for');
+    if (!opt) return null;
+    const wake = `${v.phase.night}:${v.phase.wake || 1}`;
+    // A seat tapped meanwhile (its phone came back) or a wake over drops the
+    // choice in progress.
+    const seat = tapping && tapping.wake === wake ? (opt.taps || []).find((s) => s.target === tapping.seat) : null;
+    const idx = playerIndex(v.players);
+    const body = seat ? tapChoice(t, v, P, seat) : h('div', { class: 'tap-for-seats' }, opt.targets.map((id) => h('button', {
+      type: 'button', class: 'secondary', disabled: session.busy, dataset: { action: 'tap_for', target: id },
+      onclick: () => { tapping = { wake, seat: id, type: null, pick: null }; render(); },
+    }, t('host.tap_for', { seat: (idx.get(id) || {}).seat }))));
+    return h('div', { class: 'tap-for', dataset: { screen: 'tap_for' } },
+      h('h3', null, t('host.tap_for.title')), h('p', { class: 'muted small' }, t('host.tap_for.help')), body);
+  }
+
+  // tapChoice is the choice of the seat tapped for: its act, where its card
+  // has two (the Commissar who checks or shoots), a seat that act takes or
+  // nobody (a sleep), then confirm.
+  function tapChoice(t, v, P, seat) {
+    const tasks = seat.actions.filter((a) => a.type !== 'sleep');
+    const task = tasks.find((a) => a.type === tapping.type) || tasks[0] || null;
+    const pick = (id) => { tapping = { ...tapping, pick: id }; render(); };
+    const send = () => {
+      const tap = tapping.pick && task ? { type: task.type, target: tapping.pick } : { type: 'sleep' };
+      tapping = null;
+      act({ type: 'tap_for', target: seat.target, tap });
+    };
+    return h('div', { class: 'tap-choice', dataset: { target: seat.target } },
+      h('p', { class: 'picked-line' }, t('host.tap_for.pick', { name: P(seat.target) })),
+      tasks.length > 1 ? h('div', { class: 'chips' }, tasks.map((a) => h('button', {
+        type: 'button', class: ['chip', a === task && 'on'], 'aria-pressed': a === task ? 'true' : 'false', dataset: { action: 'tap_type', type: a.type },
+        disabled: session.busy, onclick: () => { tapping = { ...tapping, type: a.type, pick: null }; render(); },
+      }, t('act.' + a.type)))) : null,
+      task ? targetButtons(t, v, task.targets, pick, { disabled: session.busy, focus: 'tap_for', picked: tapping.pick }) : null,
+      h('div', { class: 'host-bar' },
+        h('button', {
+          type: 'button', class: ['secondary', tapping.pick === '' && 'on'], 'aria-pressed': tapping.pick === '' ? 'true' : 'false',
+          disabled: session.busy, dataset: { action: 'tap_nobody' }, onclick: () => pick(''),
+        }, t('night.nobody')),
+        h('button', { type: 'button', class: 'primary', disabled: session.busy || tapping.pick === null, dataset: { action: 'confirm_tap' }, onclick: send }, t('night.confirm')),
+        h('button', { type: 'button', class: 'secondary', dataset: { action: 'cancel_tap' }, onclick: () => { tapping = null; render(); } }, t('common.cancel'))));
   }
 
   function hostBar(t, v, moderator) {
