@@ -45,7 +45,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: build run test test-go test-frontend soak bench lint tools npm chromium \
 	build-CreateFunction build-JoinFunction build-ReadFunction build-ActFunction \
-	sam-build sam-local deploy upload delete clean
+	sam-build sam-local deploy upload plan delete clean
 
 ## build: the local server, as bin/citysleeps
 build:
@@ -93,7 +93,8 @@ test-frontend: npm
 
 ## bench: the benchmarks, the Lambda binary sizes and init times, the load
 ## runs, then the real games (80 of them, and a sweep of hand-over lengths
-## drawn to docs/handover.svg); it ends with the loadgen's `table:` line
+## drawn to docs/handover.svg); it ends with the loadgen's `table:` and
+## `fixed:` lines
 bench: npm $(RIE)
 	$(GO) test -run '^$$' -bench . -benchmem -timeout $(TEST_TIMEOUT) ./...
 	$(GO) test -run 'TestLambdaRuntime' -v -count=1 -timeout $(TEST_TIMEOUT) ./infra/harness/deploytest | \
@@ -174,9 +175,30 @@ upload:
 	$(AWS_CLI) cloudfront create-invalidation --distribution-id "$$dist" --paths '/*' >/dev/null; \
 	echo "Site: $$(out SiteUrl)"
 
-## delete: the whole stack, with its games and its site: the bucket emptied
-## first, since CloudFormation deletes no bucket that holds files
+## plan: the distribution on a CloudFront flat-rate pricing plan, PLAN=free
+## (the default) or pro, in a stack of its own in us-east-1, $(STACK)-plan
+## (infra/pricing-plan.yaml); PLAN=none deletes that stack
+PLAN      ?= free
+PLAN_CFN   = aws --region us-east-1 cloudformation
+plan:
+	@if [ "$(PLAN)" = none ]; then \
+		$(PLAN_CFN) delete-stack --stack-name $(STACK)-plan; \
+		$(PLAN_CFN) wait stack-delete-complete --stack-name $(STACK)-plan; \
+		exit 0; \
+	fi; \
+	$(stack-output); dist=$$(out DistributionId); \
+	acl=$$(aws cloudfront get-distribution-config --id "$$dist" --query DistributionConfig.WebACLId --output text); \
+	if [ -z "$$acl" ] || [ "$$acl" = None ]; then \
+		echo "the distribution has no web ACL, which a plan needs: deploy with WebAclArn (README)"; exit 1; \
+	fi; \
+	$(PLAN_CFN) deploy --template-file infra/pricing-plan.yaml --stack-name $(STACK)-plan --no-fail-on-empty-changeset \
+		--parameter-overrides DistributionId="$$dist" WebAclArn="$$acl" PlanTier="$$(tr a-z A-Z <<< '$(PLAN)')"
+
+## delete: the whole stack, with its games and its site: its plan's stack
+## first (CloudFront deletes no distribution on a plan), the bucket emptied,
+## since CloudFormation deletes no bucket that holds files
 delete:
+	$(MAKE) plan PLAN=none
 	$(stack-output); \
 	bucket=$$(out SiteBucketName); \
 	if [ -n "$$bucket" ] && [ "$$bucket" != None ]; then $(AWS_CLI) s3 rm "s3://$$bucket/" --recursive; fi; \

@@ -179,7 +179,13 @@ func (h *handler) middleware(next http.Handler) http.Handler {
 				}
 				sw.code = CodeInternal
 			}
-			attrs := []any{"method", r.Method, "route", r.Pattern, "status", sw.status}
+			// The route names the method; a request no route took
+			// names its own. (Every byte here is paid at ingestion,
+			// for every poll.)
+			attrs := []any{"route", r.Pattern, "status", sw.status}
+			if r.Pattern == "" {
+				attrs = append(attrs, "method", r.Method)
+			}
 			// The game's code, as the shared screen shows it, and the
 			// action's type: what a refusal or a slow answer is about,
 			// and never a token, a key or a body.

@@ -35,7 +35,7 @@ func Run(function string) {
 // links' base from PUBLIC_URL and its metrics' namespace from
 // METRICS_NAMESPACE.
 func Handler(function string) http.Handler {
-	logger := slog.New(slog.NewJSONHandler(os.Stdout, nil))
+	logger := slog.New(httpapi.NewLogHandler(os.Stdout))
 	games := &lazy{build: func(ctx context.Context) (*service.Service, error) {
 		st, err := store.NewDynamoFromEnv(ctx)
 		if err != nil {

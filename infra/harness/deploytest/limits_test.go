@@ -31,7 +31,14 @@ import (
 // resource's place, is kept as its ResourceCondition.
 func rawTemplate(tb testing.TB) map[string]any {
 	tb.Helper()
-	data, err := os.ReadFile(filepath.Join(repoRoot(tb), "template.yaml"))
+	return rawTemplateFile(tb, "template.yaml")
+}
+
+// rawTemplateFile is rawTemplate for another template of the repository, at
+// path (slash-separated, from the root).
+func rawTemplateFile(tb testing.TB, path string) map[string]any {
+	tb.Helper()
+	data, err := os.ReadFile(filepath.Join(repoRoot(tb), filepath.FromSlash(path)))
 	if err != nil {
 		tb.Fatal(err)
 	}

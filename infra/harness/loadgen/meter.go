@@ -3,12 +3,14 @@ package loadgen
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"math"
 	"net/http"
 	"strings"
 	"sync"
 	"time"
 
+	"citysleeps/shared/httpapi"
 	"citysleeps/shared/store"
 )
 
@@ -53,6 +55,11 @@ type KindCost struct {
 	ReadUnits  float64
 	WriteUnits float64
 	Bytes      int64 // response bytes, headers included
+	// LogBytes and LogEvents are the log lines the handler wrote (its JSON
+	// request line and any warning), as the functions write them to
+	// CloudWatch Logs (LogHandler), the newline left out.
+	LogBytes  int64
+	LogEvents int64
 }
 
 // add sums o into c.
@@ -64,6 +71,8 @@ func (c *KindCost) add(o KindCost) {
 	c.ReadUnits += o.ReadUnits
 	c.WriteUnits += o.WriteUnits
 	c.Bytes += o.Bytes
+	c.LogBytes += o.LogBytes
+	c.LogEvents += o.LogEvents
 }
 
 // NewMeter wraps st.
@@ -93,11 +102,13 @@ type tallyKey struct{}
 
 // tally is one request's share of store use; the Handler files it under a kind.
 type tally struct {
-	mu    sync.Mutex
-	calls int64
-	ns    int64
-	read  float64
-	write float64
+	mu        sync.Mutex
+	calls     int64
+	ns        int64
+	read      float64
+	write     float64
+	logBytes  int64
+	logEvents int64
 }
 
 func (m *Meter) charge(ctx context.Context, start time.Time, read, write float64) {
@@ -313,7 +324,7 @@ func (m *Meter) Handler(next http.Handler) http.Handler {
 		}
 		l.Add(total)
 		k.add(KindCost{Requests: 1, HandlerNs: int64(total) - t.ns, StoreNs: t.ns, StoreCalls: t.calls,
-			ReadUnits: t.read, WriteUnits: t.write, Bytes: cw.bytes})
+			ReadUnits: t.read, WriteUnits: t.write, Bytes: cw.bytes, LogBytes: t.logBytes, LogEvents: t.logEvents})
 	})
 }
 
@@ -335,4 +346,57 @@ func kindOf(r *http.Request, status int) string {
 		return KindAction
 	}
 	return KindOther
+}
+
+// LogHandler is a slog.Handler that writes each record as the functions do
+// (httpapi.NewLogHandler) and files its size under the request whose
+// context it was logged with (its kind's LogBytes and LogEvents), to bill
+// CloudWatch Logs ingestion. The lines themselves are dropped.
+func (m *Meter) LogHandler() slog.Handler {
+	s := &logSink{}
+	return &logMeter{sink: s, h: httpapi.NewLogHandler(s)}
+}
+
+// logSink counts what a JSON handler writes; its mutex makes a record's
+// formatting and its count one step.
+type logSink struct {
+	mu sync.Mutex
+	n  int
+}
+
+func (s *logSink) Write(p []byte) (int, error) {
+	s.n += len(p)
+	return len(p), nil
+}
+
+type logMeter struct {
+	sink *logSink
+	h    slog.Handler
+}
+
+func (l *logMeter) Enabled(ctx context.Context, level slog.Level) bool {
+	return l.h.Enabled(ctx, level)
+}
+
+func (l *logMeter) Handle(ctx context.Context, r slog.Record) error {
+	l.sink.mu.Lock()
+	l.sink.n = 0
+	err := l.h.Handle(ctx, r)
+	n := int64(l.sink.n)
+	l.sink.mu.Unlock()
+	if t, _ := ctx.Value(tallyKey{}).(*tally); t != nil && n > 0 {
+		t.mu.Lock()
+		t.logBytes += n - 1 // the newline ends the event; CloudWatch keeps the message
+		t.logEvents++
+		t.mu.Unlock()
+	}
+	return err
+}
+
+func (l *logMeter) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return &logMeter{sink: l.sink, h: l.h.WithAttrs(attrs)}
+}
+
+func (l *logMeter) WithGroup(name string) slog.Handler {
+	return &logMeter{sink: l.sink, h: l.h.WithGroup(name)}
 }

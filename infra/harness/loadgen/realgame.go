@@ -216,10 +216,14 @@ func newRealTable(seed uint64, h Human, moderator string) *realTable {
 	mem := store.NewMemory()
 	t.meter = NewMeter(mem)
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	// The handler and its service log as the functions do, their request
+	// lines carrying the metrics as deployed, and the meter bills the lines'
+	// bytes (CloudWatch Logs ingestion).
+	logged := slog.New(t.meter.LogHandler())
 	// Deals and codes from a seeded source, so that a seed replays the game.
-	games := service.New(t.meter, service.WithClock(clock), service.WithLogger(quiet),
+	games := service.New(t.meter, service.WithClock(clock), service.WithLogger(logged),
 		service.WithRand(rand.NewChaCha8(seedBytes(seed))))
-	t.api = t.meter.Handler(httpapi.New(httpapi.Config{Games: games, Logger: quiet, Now: clock}))
+	t.api = t.meter.Handler(httpapi.New(httpapi.Config{Games: games, Logger: logged, Now: clock, Metrics: LogMetricsNamespace}))
 	t.oracle = service.New(mem, service.WithClock(clock), service.WithLogger(quiet))
 	return t
 }

@@ -56,6 +56,10 @@ type RealReport struct {
 	// every game (pauses left out).
 	DeadAirPct float64           `json:"deadAirPct"`
 	Targets    map[string]string `json:"targets"`
+	// Fixed is the month's bill apart from the games, and how many games the
+	// cheapest flat-rate plan holds: of the costlier way of moderating's
+	// requests, so that either fits.
+	Fixed Fixed `json:"fixed"`
 }
 
 // ModeReport is the real games of one way of moderating.
@@ -162,12 +166,15 @@ func SummarizeReal(games []RealGame) RealReport {
 		r.Winners[g.Winner]++
 		byMode[g.Moderator] = append(byMode[g.Moderator], g)
 	}
+	requests := 0.0
 	for mode, gs := range byMode {
 		m := summarizeMode(gs)
 		r.Modes[mode] = m
-		r.Targets["cost as deployed, "+mode] = verdict(m.Cost.Total <= TargetCostPerGame,
-			fmt.Sprintf("$%.4f ≤ $%.3f", m.Cost.Total, TargetCostPerGame))
+		r.Targets["cost as deployed, "+mode] = verdict(m.Cost.Total <= CostTarget(mode),
+			fmt.Sprintf("$%.4f ≤ $%.3f pay-as-you-go, + $%g a month", m.Cost.Total, CostTarget(mode), FixedMonthly()))
+		requests = max(requests, m.Cost.Requests)
 	}
+	r.Fixed = FixedCosts(requests)
 	r.Opened, r.Public = pooled(games, func(g RealGame) map[string][]time.Duration { return g.Opened }),
 		pooled(games, func(g RealGame) map[string][]time.Duration { return g.Public })
 	for _, k := range ClientKinds {
@@ -259,12 +266,21 @@ func summarizeMode(games []RealGame) *ModeReport {
 	return m
 }
 
-// TableLine is the report's last line, in a form any script can read:
+// FixedLine is the report's last line, after TableLine, for scripts: the
+// month's fixed bill pay-as-you-go (the web ACL and its rules), the cheapest
+// flat-rate plan, its price, and how many games a month its request allowance
+// holds (Fixed):
+//
+//	fixed: waf_usd_month=8 plan=free plan_usd_month=0 games_per_month_in_plan=73
+func (r RealReport) FixedLine() string { return r.Fixed.Line() }
+
+// TableLine is the report's last line but one, in a form any script can read:
 //
 //	table: handover_s=3 deadair_pct=6.1 step_p95_ms=350/350/350 public_p95_ms=1169/1170/2950 cost_deployed_usd=0.0222/0.0266
 //
 // step_p95_ms is phones/screen/console, public_p95_ms screen/console/phones,
-// both over every game; cost_deployed_usd is app/person.
+// both over every game; cost_deployed_usd is app/person, a game's bill
+// pay-as-you-go (FixedLine has the month's fixed part).
 func (r RealReport) TableLine() string {
 	p95 := func(m map[string]Summary, k string) string { return fmt.Sprintf("%.0f", m[k].P95) }
 	cost := func(mode string) string {
@@ -302,18 +318,28 @@ func (r RealReport) Text() string {
 		c := m.Cost
 		w("  COST OF ONE REAL 10-PLAYER %.0f-MINUTE GAME AS DEPLOYED (us-east-1 list prices)", RealGameMinutes)
 		w("  requests            %.0f = %.0f polls (%.0f answered 304) + %.0f actions + %.0f joins/create", c.Requests, c.Polls, c.Polls304, c.Actions, c.Joins)
-		w("  Lambda %.2f GB-s (%d MB, handler time + %.0f ms per DynamoDB call), DynamoDB %.0f RRU + %.0f WRU, %.2f MB out",
-			c.LambdaGBs, LambdaMemoryMB, DynamoCallMs, c.ReadUnits, c.WriteUnits, c.BytesOut/1e6)
+		w("  Lambda %.2f GB-s (%d MB, handler time + %.0f ms per DynamoDB call), DynamoDB %.0f RRU + %.0f WRU, %.2f MB out, %.2f MB of log lines (%.0f bytes a request)",
+			c.LambdaGBs, LambdaMemoryMB, DynamoCallMs, c.ReadUnits, c.WriteUnits, c.BytesOut/1e6, c.LogBytes/1e6, c.LogBytes/max(c.Requests, 1))
 		for _, l := range c.Lines {
 			w("  %-36s %12.1f %-9s $%.5f", l.Item, l.Quantity, l.Unit, l.USD)
 		}
-		w("  TOTAL               $%.4f: CloudFront, the web ACL, Lambda function URLs, DynamoDB (target $%.3f)", c.Total, TargetCostPerGame)
+		w("  TOTAL               $%.4f a game pay-as-you-go: CloudFront and its functions, the web ACL, Lambda function URLs and their logs, DynamoDB (target $%.3f)",
+			c.Total, CostTarget(mode))
+		w("                      + $%g a month whatever is played: the web ACL ($%g) and its %d rules ($%g each)",
+			FixedMonthly(), Prices.WAFWebACLMonth.USD, EdgeLimitsRules, Prices.WAFRuleMonth.USD)
 		w("                      $%.4f with an HTTP API between CloudFront and the functions", c.WithAPIGateway)
+		for _, p := range Plans {
+			w("  on the flat-rate %-4s plan: $%g a month + $%.4f a game (Lambda, its logs, DynamoDB), up to %d games a month (%.0fM requests)",
+				p.Name, p.USDMonth, c.InPlan, GamesInPlan(p, c.Requests), p.Requests/1e6)
+		}
 		w("  if every client polled every …")
 		for _, s := range m.Sensitivity {
 			w("    %5.0f ms: %6.0f requests, $%.4f", s.EveryMs, s.Requests, s.USD)
 		}
 	}
+	w("")
+	w("FIXED MONTHLY: $%g pay-as-you-go (web ACL and rules); flat-rate %s plan $%g a month for up to %d games (%.0f requests a game)",
+		r.Fixed.WAFUSDMonth, r.Fixed.Plan, r.Fixed.PlanUSDMonth, r.Fixed.GamesPerMonthInPlan, r.Fixed.RequestsPerGame)
 	w("")
 	writeTargets(w, 44, r.Targets)
 	w("")

@@ -1,12 +1,19 @@
 package loadgen
 
 import (
+	"bytes"
+	"log/slog"
 	"math"
+	"net/http"
+	"net/http/httptest"
 	"net/netip"
+	"strings"
 	"testing"
 	"time"
 
+	"citysleeps/shared/httpapi"
 	"citysleeps/shared/rules"
+	"citysleeps/shared/store"
 )
 
 func TestPercentile(t *testing.T) {
@@ -37,9 +44,9 @@ func TestPercentile(t *testing.T) {
 
 // TestProjectNaivePolling checks the cost model by hand: eleven clients polling
 // every 2 s for 45 minutes are 14,850 polls, and every request is billed by
-// CloudFront, the web ACL and Lambda (about $1.8 per million together), so
-// such a game costs about $0.028 as deployed, and $0.015 more with an HTTP API
-// in the path.
+// CloudFront, its function, the web ACL and Lambda (about $1.9 per million
+// together), so such a game costs about $0.030 as deployed, and $0.015 more
+// with an HTTP API in the path.
 func TestProjectNaivePolling(t *testing.T) {
 	poll := KindCost{Requests: 1000, HandlerNs: 1000 * 1e6, StoreCalls: 1000, ReadUnits: 500, Bytes: 400 * 1000}
 	u := Usage{Games: 2, Minutes: 90, Kinds: map[string]KindCost{
@@ -54,17 +61,17 @@ func TestProjectNaivePolling(t *testing.T) {
 	if p.Actions != 200 || p.Joins != 10 {
 		t.Errorf("actions %v, joins %v: want 200 per 45 minutes and 10 per game", p.Actions, p.Joins)
 	}
-	if p.Total < 0.026 || p.Total > 0.030 {
-		t.Errorf("naive polling costs $%.4f as deployed, want about $0.028", p.Total)
+	if p.Total < 0.028 || p.Total > 0.032 {
+		t.Errorf("naive polling costs $%.4f as deployed, want about $0.030", p.Total)
 	}
 	edge := 0.0
 	for _, l := range p.Lines {
-		if l.Item == Prices.CloudFrontHTTPS.Name || l.Item == Prices.WAFRequest.Name {
+		if l.Item == Prices.CloudFrontHTTPS.Name || l.Item == Prices.CloudFrontFunction.Name || l.Item == Prices.WAFRequest.Name {
 			edge += l.USD
 		}
 	}
 	if edge < 0.8*p.Total {
-		t.Errorf("CloudFront and the web ACL should be most of the bill: $%.4f of $%.4f", edge, p.Total)
+		t.Errorf("CloudFront, its functions and the web ACL should be most of the bill: $%.4f of $%.4f", edge, p.Total)
 	}
 	if extra := p.WithAPIGateway - p.Total; math.Abs(extra-p.Requests/1e6) > 1e-9 {
 		t.Errorf("an HTTP API adds $%.4f, want $1 per million requests", extra)
@@ -131,5 +138,103 @@ func TestLoopbackOnly(t *testing.T) {
 			t.Fatalf("bot %d: source %v", i, a)
 		}
 		seen[a] = true
+	}
+}
+
+// TestUnitProjectBillsEveryPart checks the lines the edge's functions and the
+// log lines add to a game's bill, by hand: every request runs one CloudFront
+// Function ($0.10 a million) and writes one log line, billed with
+// LogEventOverhead at $0.50 a GB; on a flat-rate plan a game pays only for
+// Lambda, its logs and DynamoDB.
+func TestUnitProjectBillsEveryPart(t *testing.T) {
+	poll := KindCost{Requests: 1000, HandlerNs: 1000 * 1e6, StoreCalls: 1000, ReadUnits: 500, Bytes: 400 * 1000,
+		LogBytes: 1000 * 150, LogEvents: 1000}
+	u := Usage{Games: 1, Minutes: RealGameMinutes, Kinds: map[string]KindCost{KindPoll304: poll}}
+	p := Project(u)
+	line := func(item string) float64 {
+		for _, l := range p.Lines {
+			if l.Item == item {
+				return l.USD
+			}
+		}
+		t.Fatalf("no %q line in %+v", item, p.Lines)
+		return 0
+	}
+	near := func(what string, got, want float64) {
+		t.Helper()
+		if math.Abs(got-want) > 1e-12 {
+			t.Errorf("%s: $%.10f, want $%.10f", what, got, want)
+		}
+	}
+	near("CloudFront Functions", line(Prices.CloudFrontFunction.Name), 1000*0.10/1e6)
+	if want := 1000.0 * (150 + LogEventOverhead); p.LogBytes != want {
+		t.Errorf("log bytes %v, want %v (each line and its event's overhead)", p.LogBytes, want)
+	}
+	near("log ingestion", line(Prices.LambdaLogIngestion.Name), 1000*(150+LogEventOverhead)*0.50/(1<<30))
+	sum := 0.0
+	for _, l := range p.Lines {
+		sum += l.USD
+	}
+	near("total", p.Total, sum)
+	edge := line(Prices.CloudFrontHTTPS.Name) + line(Prices.CloudFrontFunction.Name) + line(Prices.WAFRequest.Name) + line(Prices.CloudFrontDataOut.Name)
+	near("in a plan", p.InPlan, p.Total-edge)
+	near("in a plan, by its parts", p.InPlan, line(Prices.LambdaRequest.Name)+line(Prices.LambdaArmGBSecond.Name)+
+		line(Prices.LambdaLogIngestion.Name)+line(Prices.DynamoDBReadUnit.Name)+line(Prices.DynamoDBWriteUnit.Name))
+	if CostTarget(rules.ModeratorApp) != 0.025 || CostTarget(rules.ModeratorHost) != 0.03 {
+		t.Errorf("targets %v (app) and %v (person), want $0.025 and $0.03", CostTarget(rules.ModeratorApp), CostTarget(rules.ModeratorHost))
+	}
+}
+
+// TestUnitFixedCosts checks the month's fixed bill and the plan line: the web
+// ACL ($5) and its three rules ($1 each) whatever is played; the Free plan's
+// million requests hold 88 games of 11,300 requests.
+func TestUnitFixedCosts(t *testing.T) {
+	if got := FixedMonthly(); got != 8 {
+		t.Errorf("fixed monthly $%v, want $8 (web ACL $5 + 3 rules × $1)", got)
+	}
+	f := FixedCosts(11300)
+	if f.Plan != "free" || f.PlanUSDMonth != 0 || f.GamesPerMonthInPlan != 88 || f.WAFUSDMonth != 8 {
+		t.Errorf("fixed %+v", f)
+	}
+	if got, want := f.Line(), "fixed: waf_usd_month=8 plan=free plan_usd_month=0 games_per_month_in_plan=88"; got != want {
+		t.Errorf("line %q, want %q", got, want)
+	}
+	pro := Plans[len(Plans)-1]
+	if pro.Name != "pro" || pro.USDMonth != 15 || GamesInPlan(pro, 13600) != 735 {
+		t.Errorf("pro plan %+v holds %d games of 13,600 requests, want 735", pro, GamesInPlan(pro, 13600))
+	}
+	if GamesInPlan(Plans[0], 0) != 0 {
+		t.Error("a game of no requests fills no plan")
+	}
+	// The report takes the costlier way of moderating's requests, so that
+	// either fits, and its last two lines are the table and the plan.
+	r := SummarizeReal(nil)
+	r.Modes = map[string]*ModeReport{}
+	r.Fixed = FixedCosts(max(11300, 13600.0))
+	if r.FixedLine() != "fixed: waf_usd_month=8 plan=free plan_usd_month=0 games_per_month_in_plan=73" {
+		t.Errorf("fixed line %q", r.FixedLine())
+	}
+	if !strings.HasPrefix(r.TableLine(), "table: handover_s=") || !strings.HasSuffix(r.TableLine(), "cost_deployed_usd=-/-") {
+		t.Errorf("table line %q", r.TableLine())
+	}
+}
+
+// TestUnitLogHandler: the meter files the bytes of each line logged with a
+// request's context under that request's kind, as the functions' JSON
+// handler writes it, the newline left out.
+func TestUnitLogHandler(t *testing.T) {
+	m := NewMeter(store.NewMemory())
+	var want bytes.Buffer
+	logged := slog.New(m.LogHandler())
+	h := m.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		logged.DebugContext(r.Context(), "not at INFO: not written")
+		logged.InfoContext(r.Context(), "request", "method", r.Method, "status", 200)
+		w.WriteHeader(http.StatusOK)
+	}))
+	h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, "/api/games/ABCD", nil))
+	slog.New(httpapi.NewLogHandler(&want)).Info("request", "method", "GET", "status", 200)
+	k := m.Kinds()[KindPoll200]
+	if d := k.LogBytes - int64(want.Len()-1); k.LogEvents != 1 || d != 0 {
+		t.Errorf("logged %d lines, %d bytes; want 1 line of %d bytes (%q)", k.LogEvents, k.LogBytes, want.Len()-1, want.String())
 	}
 }

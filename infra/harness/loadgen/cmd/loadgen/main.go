@@ -17,9 +17,12 @@
 // ever contacted. -json writes the full report as JSON as well. -svg plays
 // real games at each hand-over length of -sweep as well and draws their cost
 // and dead air as a chart (the README's). The report ends with one line that
-// any script can read (loadgen.RealReport.TableLine):
+// any script can read (loadgen.RealReport.TableLine), a game's cost
+// pay-as-you-go, and one with the month's fixed part and the flat-rate plan
+// (loadgen.RealReport.FixedLine):
 //
 //	table: handover_s=3 deadair_pct=7.1 step_p95_ms=350/350/350 public_p95_ms=1170/1160/2880 cost_deployed_usd=0.0220/0.0266
+//	fixed: waf_usd_month=8 plan=free plan_usd_month=0 games_per_month_in_plan=73
 package main
 
 import (
@@ -127,6 +130,7 @@ func run() error {
 	}
 	if out.Real != nil {
 		fmt.Println("\n" + out.Real.TableLine())
+		fmt.Println(out.Real.FixedLine())
 	}
 	return loadErr
 }
