@@ -45,7 +45,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: build run test test-go test-frontend soak bench lint tools npm chromium \
 	build-CreateFunction build-JoinFunction build-ReadFunction build-ActFunction \
-	sam-build sam-local deploy upload plan delete clean
+	sam-build sam-local deploy site upload plan delete clean
 
 ## build: the local server, as bin/citysleeps
 build:
@@ -165,13 +165,24 @@ deploy: sam-build
 stack-output = out() { $(AWS_CLI) cloudformation describe-stacks --stack-name $(STACK) \
 		--query "Stacks[0].Outputs[?OutputKey=='$$1'].OutputValue" --output text; }
 
-# upload: the site (site.Files: not the tests, README or package.json beside
-# it in frontend/) to the bucket, then a CloudFront invalidation.
-upload:
+# site: the site as deployed (site.Build, in Go: no Node), in SITE_DIR:
+# index.html and favicon.svg, and under assets/ the bundled modules, languages
+# and style sheet, each named by a hash of its content.
+SITE_DIR ?= bin/site
+site:
+	$(GO) run ./infra/server/site/cmd/sitebuild -o $(SITE_DIR) frontend
+
+# upload: the built site to the bucket. First the hashed files, kept a year
+# by browsers and CloudFront (immutable) and never deleted by an upload, so
+# that a page still running the last version finds its modules; then the
+# rest, asked for again on each load (no-cache), older files deleted; then a
+# CloudFront invalidation. The bucket's Cache-Control is what CloudFront sends
+# (SiteHeadersPolicy adds no-cache only where a file has none).
+upload: site
 	$(stack-output); \
 	bucket=$$(out SiteBucketName); dist=$$(out DistributionId); \
-	$(AWS_CLI) s3 sync frontend/ "s3://$$bucket/" --delete \
-		--exclude '*' --include 'index.html' --include 'favicon.svg' --include 'css/*' --include 'js/*'; \
+	$(AWS_CLI) s3 sync $(SITE_DIR)/assets/ "s3://$$bucket/assets/" --cache-control 'public, max-age=31536000, immutable'; \
+	$(AWS_CLI) s3 sync $(SITE_DIR)/ "s3://$$bucket/" --delete --exclude 'assets/*' --cache-control 'no-cache'; \
 	$(AWS_CLI) cloudfront create-invalidation --distribution-id "$$dist" --paths '/*' >/dev/null; \
 	echo "Site: $$(out SiteUrl)"
 

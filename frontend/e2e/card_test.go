@@ -93,7 +93,8 @@ var cardRoles = []rules.Role{rules.Citizen, rules.Mafia, rules.Don, rules.Sherif
 // Sheriff is a Commissar). It returns the role's id, or "" when the face
 // names none; a longer name wins over one it ends with.
 const shownRoleJS = `(async (roles, rules) => {
-	const { makeT, roleKey } = await import('/js/i18n.js');
+	const { makeT, roleKey, loadLang } = await import('/js/i18n.js');
+	await loadLang(document.documentElement.lang);
 	const t = makeT(document.documentElement.lang);
 	const el = document.querySelector('.card-face .role-name');
 	if (!el) return '';
@@ -117,7 +118,8 @@ func (p *page) shownRole(v rules.View) string {
 // secretsJS words the secrets of the card in view v (a player's view) in the
 // page's language, with the app's own messages.
 const secretsJS = `(async (v) => {
-	const { makeT, roleKey, sheriffVariant } = await import('/js/i18n.js');
+	const { makeT, roleKey, sheriffVariant, loadLang } = await import('/js/i18n.js');
+	await loadLang(document.documentElement.lang);
 	const { playerIndex, playerLabel } = await import('/js/story.js');
 	const { ICON } = await import('/js/ui.js');
 	const t = makeT(document.documentElement.lang);

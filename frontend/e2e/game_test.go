@@ -841,7 +841,8 @@ func (g *game) checkPages() {
 			Name string `json:"name"` // the localized name of the player's real role
 		}
 		p.eval(fmt.Sprintf(`(async () => {
-			const { makeT, roleKey } = await import('/js/i18n.js');
+			const { makeT, roleKey, loadLang } = await import('/js/i18n.js');
+			await loadLang(document.documentElement.lang);
 			const t = makeT(document.documentElement.lang);
 			const deal = %s;
 			const rules = { preset: %q };

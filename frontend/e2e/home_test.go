@@ -46,7 +46,7 @@ func TestHomeAndLinks(t *testing.T) {
 	phone.waitFor("the doctor option", `document.querySelector('#opt-doctor').checked`)
 	var said, want string
 	phone.eval(`document.querySelector('.rules-name').textContent`, &said)
-	phone.eval(`(async () => { const { makeT } = await import('/js/i18n.js'); const t = makeT('ro');
+	phone.eval(`(async () => { const { makeT, loadLang } = await import('/js/i18n.js'); await loadLang('ro'); const t = makeT('ro');
 		return t('rules.changed', { preset: t('preset.sport'), changes: t.list([t('rules.change', { option: t('opt.doctor'), value: t('opt.on') }),
 			t('rules.change', { option: t('opt.speech'), value: t('rules.seconds', { count: 45 }) })]) }); })()`, &want)
 	if said != want {

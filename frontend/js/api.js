@@ -76,7 +76,22 @@ export async function bodyHash(text) {
 const enc = encodeURIComponent;
 
 export const createGame = (req) => request('POST', '/api/games', { body: req });
-export const getView = (code, token, etag) => request('GET', `/api/games/${enc(code)}`, { token, etag });
+export const getView = (code, token, etag) => {
+  if (early && early.code === code && !token && !etag) {
+    const res = early.res;
+    early = null;
+    return res;
+  }
+  return request('GET', `/api/games/${enc(code)}`, { token, etag });
+};
+
+// early is a join link's first look at its game, started as the page starts
+// (readEarly), beside the loading of its language rather than after it; the
+// join page's first getView without a token takes it, once.
+let early = null;
+export function readEarly(code) {
+  early = { code, res: request('GET', `/api/games/${enc(code)}`) };
+}
 export const postAction = (code, token, action) => request('POST', `/api/games/${enc(code)}/actions`, { token, body: action });
 export const playAgain = (code, token) => request('POST', `/api/games/${enc(code)}/next`, { token });
 export const getProtocol = (code, token) => request('GET', `/api/games/${enc(code)}/protocol`, { token });

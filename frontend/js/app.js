@@ -11,31 +11,45 @@
 //   /#screen=CODE          the public shared screen, for a second display
 //   /#protocol=CODE        the game's protocol: everyone's at the end, the
 //                          moderator's live (with this device's host token)
+//
+// A phone that scans a QR code loads only what it shows (issue 28): this
+// module with the player's screen, and its language (i18n.js). The other
+// screens are one module (screens/others.js), imported when a page shows one.
 
-import { makeT, pickLang, LANGS } from './i18n.js';
+import { makeT, pickLang, LANGS, loadLang, loaded, onLoaded } from './i18n.js';
 import * as api from './api.js';
-import { homeScreen } from './screens/home.js';
 import { playerScreen } from './screens/player.js';
-import { hostScreen } from './screens/host.js';
-import { protocolScreen } from './screens/protocol.js';
+
+const others = () => import('./screens/others.js');
 
 const app = {
   root: document.getElementById('app'),
   lang: 'en',
-  t: makeT('en'),
+  t: null, // set once the page's language is loaded, before the first screen
   screen: null,
   session: null,
   draftName: '',
   // setLang switches the interface language; remember=false follows the game's
-  // language without storing a personal choice.
+  // language without storing a personal choice. A language not loaded yet
+  // shows once it is, the screen drawn again in it; the promise resolves
+  // then (at once for one loaded).
   setLang(l, remember = true) {
-    if (!LANGS.includes(l)) return;
+    if (!LANGS.includes(l)) return Promise.resolve();
     if (remember) api.prefs.setLang(l);
-    app.lang = l;
-    app.t = makeT(l);
-    document.documentElement.lang = l;
-    document.title = app.t('app.title');
-    if (!remember && app.screen && app.screen.rerender) app.screen.rerender();
+    if (!loaded(l)) {
+      if (wanted === l && switching) return switching;
+      wanted = l;
+      switching = loadLang(l).then(() => {
+        if (wanted !== l) return;
+        useLang(l);
+        rerender();
+      }, () => { if (wanted === l) wanted = null; });
+      return switching;
+    }
+    wanted = l;
+    useLang(l);
+    if (!remember) rerender();
+    return Promise.resolve();
   },
   // go moves to another address inside the app.
   go(url, replaceState = false) {
@@ -45,10 +59,42 @@ const app = {
   },
 };
 
-app.setLang(api.prefs.lang() || pickLang(navigator.languages || [navigator.language]), false);
+// wanted is the language last asked for, which may be on its way (switching).
+let wanted = null;
+let switching = null;
+
+function useLang(l) {
+  app.lang = l;
+  app.t = makeT(l);
+  document.documentElement.lang = l;
+  document.title = app.t('app.title');
+}
+
+function rerender() {
+  if (app.screen && app.screen.rerender) app.screen.rerender();
+}
+
+// A language that arrives after a screen drew with it (the shared screen
+// speaks the game's) has the screen drawn again.
+onLoaded(() => { if (app.t) rerender(); });
+
+// routed counts the routes taken: a screen that arrives after the page has
+// moved on is not shown.
+let routed = 0;
+
+// later shows a screen of screens/others.js once it has loaded.
+function later(show) {
+  const n = routed;
+  others().then((m) => {
+    if (n === routed) app.screen = show(m);
+  }, () => {
+    if (n === routed) app.root.textContent = app.t('err.network');
+  });
+}
 
 function route() {
   if (app.screen) app.screen.unmount();
+  routed++;
   app.screen = null;
   app.session = null;
   window.scrollTo(0, 0);
@@ -62,7 +108,7 @@ function route() {
     return;
   }
   if (path === '/new' || path === '/new/') {
-    app.screen = homeScreen(app, { auto: true });
+    later((m) => m.homeScreen(app, { auto: true }));
     return;
   }
   if (hash.get('host')) {
@@ -74,22 +120,35 @@ function route() {
       // Keep the secret out of sight on a shared screen: it stays in localStorage.
       history.replaceState(null, '', '/#host=' + code);
     }
-    app.screen = hostScreen(app, code, token || api.host.get(code));
+    later((m) => m.hostScreen(app, code, token || api.host.get(code)));
     return;
   }
   if (hash.get('protocol')) {
     const code = api.normCode(hash.get('protocol'));
-    app.screen = protocolScreen(app, code, api.host.get(code));
+    later((m) => m.protocolScreen(app, code, api.host.get(code)));
     return;
   }
   if (hash.get('screen')) {
-    app.screen = hostScreen(app, api.normCode(hash.get('screen')), null);
+    const code = api.normCode(hash.get('screen'));
+    later((m) => m.hostScreen(app, code, null));
     return;
   }
-  app.screen = homeScreen(app);
+  later((m) => m.homeScreen(app));
 }
 
-window.addEventListener('popstate', route);
-window.addEventListener('hashchange', route);
-
-route();
+// The page's language (the one this browser chose, or its own), then the
+// first screen. A join link looks its game up meanwhile.
+const first = api.prefs.lang() || pickLang(navigator.languages || [navigator.language]);
+const joining = location.pathname.match(/^\/join\/([A-Za-z0-9]+)\/?$/);
+if (joining && !location.hash.includes('seat=')) {
+  const code = api.normCode(joining[1]);
+  const stored = api.seat.get(code);
+  if (!stored || !stored.token) api.readEarly(code);
+}
+loadLang(first).catch(() => loadLang('en')).catch(() => {}).then(() => {
+  app.setLang(loaded(first) ? first : 'en', false);
+  if (!app.t) useLang('en'); // no language could be loaded: the keys show
+  window.addEventListener('popstate', route);
+  window.addEventListener('hashchange', route);
+  route();
+});

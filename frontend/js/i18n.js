@@ -5,13 +5,56 @@
 // number, an object keyed by plural category (Intl.PluralRules: one, few, many,
 // other) whose count is the param named "count".
 
-import en from './locales/en.js';
-import ru from './locales/ru.js';
-import uk from './locales/uk.js';
-import ro from './locales/ro.js';
-
-export const LOCALES = { en, ru, uk, ro };
 export const LANGS = ['en', 'ru', 'uk', 'ro'];
+
+// LOCALES holds the languages loaded so far, by code: a page loads only the
+// one it shows (loadLang), each a module of its own (locales/*.js), so a
+// phone downloads one language, not four.
+export const LOCALES = {};
+
+// LOADERS import each language's messages: written out one by one (not one
+// import with the code in its path) so that the site's bundler makes each its
+// own file.
+const LOADERS = {
+  en: () => import('./locales/en.js'),
+  ru: () => import('./locales/ru.js'),
+  uk: () => import('./locales/uk.js'),
+  ro: () => import('./locales/ro.js'),
+};
+
+const loading = {};
+const loadedListeners = new Set();
+// early are the languages makeT was asked for before they were loaded.
+const early = new Set();
+
+// loadLang resolves once lang's messages are loaded (an unknown lang: English),
+// and rejects when they could not be fetched.
+export function loadLang(lang) {
+  const l = LANGS.includes(lang) ? lang : 'en';
+  if (LOCALES[l]) return Promise.resolve();
+  if (!loading[l]) {
+    loading[l] = LOADERS[l]().then((m) => {
+      LOCALES[l] = m.default;
+      if (early.delete(l)) for (const fn of loadedListeners) fn(l);
+    }, (err) => {
+      delete loading[l]; // to be tried again
+      throw err;
+    });
+  }
+  return loading[l];
+}
+
+// loaded reports whether lang's messages are loaded.
+export function loaded(lang) {
+  return !!LOCALES[lang];
+}
+
+// onLoaded calls fn(lang) when the messages of a language arrive that makeT
+// was asked for before they had: text drawn meanwhile in another language is
+// to be drawn again.
+export function onLoaded(fn) {
+  loadedListeners.add(fn);
+}
 
 // Native names of the languages: the same in every language, so not translated.
 export const LANG_NAMES = { en: 'English', ru: 'Русский', uk: 'Українська', ro: 'Română' };
@@ -50,12 +93,13 @@ function pluralRules(lang) {
   return pluralCache.get(lang);
 }
 
-// message returns the raw message for key in lang, falling back to English, or
-// undefined when no language has it.
+// message returns the raw message for key in lang, falling back to English
+// (when it is loaded), or undefined when no language has it. A language not
+// loaded yet reads as English, or as the first language loaded, until it is.
 export function message(lang, key) {
-  const table = LOCALES[lang] || LOCALES.en;
+  const table = LOCALES[lang] || LOCALES.en || LOCALES[LANGS.find((l) => LOCALES[l])] || {};
   if (Object.prototype.hasOwnProperty.call(table, key)) return table[key];
-  if (Object.prototype.hasOwnProperty.call(LOCALES.en, key)) return LOCALES.en[key];
+  if (LOCALES.en && Object.prototype.hasOwnProperty.call(LOCALES.en, key)) return LOCALES.en[key];
   return undefined;
 }
 
@@ -77,9 +121,14 @@ export function has(lang, key) {
   return message(lang, key) !== undefined;
 }
 
-// makeT binds translate to one language: t(key, params).
+// makeT binds translate to one language: t(key, params). A language not
+// loaded yet starts loading (onLoaded hears when it is there).
 export function makeT(lang) {
   const l = LANGS.includes(lang) ? lang : 'en';
+  if (!LOCALES[l]) {
+    early.add(l);
+    loadLang(l).catch(() => {});
+  }
   const t = (key, params) => translate(l, key, params);
   t.lang = l;
   t.has = (key) => has(l, key);

@@ -1,7 +1,7 @@
 // Building blocks every screen uses. Each returns DOM built with h(): text only.
 
 import { h } from './dom.js';
-import { LANGS, LANG_NAMES, roleKey } from './i18n.js';
+import { LANGS, LANG_NAMES, roleKey, loadLang } from './i18n.js';
 import { isolate, playerLabel, playerIndex, story, roleName, eventText, nightOutcome, nextStepText } from './story.js';
 import { publicRoles } from './view.js';
 
@@ -21,8 +21,11 @@ export const ICON = {
   maniac: '♦',
 };
 
+// The language picked is loaded first (a page loads only its own), so that
+// the page is drawn again in it at once.
 export function langSelect(t, current, onChange) {
-  const sel = h('select', { class: 'lang', 'aria-label': t('lang.label'), dataset: { focus: 'lang' }, onchange: (e) => onChange(e.target.value) },
+  const pick = (l) => loadLang(l).then(() => onChange(l), () => onChange(l));
+  const sel = h('select', { class: 'lang', 'aria-label': t('lang.label'), dataset: { focus: 'lang' }, onchange: (e) => pick(e.target.value) },
     LANGS.map((l) => h('option', { value: l, selected: l === current, lang: l }, LANG_NAMES[l])));
   return sel;
 }

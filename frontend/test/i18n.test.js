@@ -2,8 +2,11 @@
 // plural category the language needs, and the formatting rules.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { LOCALES, LANGS, format, placeholders, translate, makeT, pickLang, roleKey, sheriffVariant, usesCommissar } from '../js/i18n.js';
+import { LOCALES, LANGS, loadLang, format, placeholders, translate, makeT, pickLang, roleKey, sheriffVariant, usesCommissar } from '../js/i18n.js';
 import { schema } from './rules.js';
+
+// The pages load one language each; these tests read every one.
+await Promise.all(LANGS.map(loadLang));
 
 const { options: OPTIONS, groups: GROUPS, presets: PRESETS } = schema;
 

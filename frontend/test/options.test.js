@@ -1,8 +1,11 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { ruleBook, rulesName } from '../js/options.js';
-import { makeT, LANGS } from '../js/i18n.js';
+import { makeT, LANGS, loadLang } from '../js/i18n.js';
 import { schema } from './rules.js';
+
+// The pages load one language each; these tests read every one.
+await Promise.all(LANGS.map(loadLang));
 
 const book = ruleBook(schema);
 

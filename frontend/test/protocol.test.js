@@ -8,8 +8,11 @@ import strict from 'node:assert/strict';
 const bare = (x) => (typeof x === 'string' ? x.replace(/[\u2068\u2069]/g, '') : Array.isArray(x) ? x.map(bare) : x);
 const assert = { ...strict, equal: (a, b, m) => strict.equal(bare(a), b, m), deepEqual: (a, b, m) => strict.deepEqual(bare(a), b, m) };
 import { readFileSync } from 'node:fs';
-import { makeT, LANGS } from '../js/i18n.js';
+import { makeT, LANGS, loadLang } from '../js/i18n.js';
 import { seatRows, course, winnerLine, file } from '../js/protocol.js';
+
+// The pages load one language each; these tests read every one.
+await Promise.all(LANGS.map(loadLang));
 
 const doc = readFileSync(new URL('../../docs/PROTOCOL.md', import.meta.url), 'utf8');
 const example = JSON.parse(doc.slice(doc.indexOf('```json\n') + 8, doc.lastIndexOf('```')));

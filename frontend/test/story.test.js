@@ -7,8 +7,11 @@ import strict from 'node:assert/strict';
 const bare = (x) => (typeof x === 'string' ? x.replace(/[\u2068\u2069]/g, '') : Array.isArray(x) ? x.map(bare) : x);
 const assert = { ...strict, equal: (a, b, m) => strict.equal(bare(a), b, m), deepEqual: (a, b, m) => strict.deepEqual(bare(a), b, m) };
 import { readFileSync } from 'node:fs';
-import { makeT, LANGS } from '../js/i18n.js';
+import { makeT, LANGS, loadLang } from '../js/i18n.js';
 import { eventText, voteLines, story, playerIndex, playerLabel, announcements, lastVote, tidy, nightOutcome, nextStepText, seatsDrawn, bestMoveOf, SPOKEN } from '../js/story.js';
+
+// The pages load one language each; these tests read every one.
+await Promise.all(LANGS.map(loadLang));
 
 const players = playerIndex([
   { id: 'p1', seat: 1, name: 'Аня' }, { id: 'p2', seat: 2, name: 'Bob' }, { id: 'p3', seat: 3, name: '<b>Eve</b>' },

@@ -9,7 +9,7 @@
 //	PORT          port to listen on, on every interface (default 8080; 0 picks a free one)
 //	DATA_DIR      directory of the game store (default .data); games survive a restart
 //	PUBLIC_URL    base of the join links and QR codes (default http://<LAN address>:<port>)
-//	FRONTEND_DIR  the static site to serve (default frontend)
+//	FRONTEND_DIR  the static site to build and serve (default frontend)
 //	RATE_LIMIT    requests per second allowed per client address (default 50; 0 turns it off)
 //
 // It prints the URL to open, and the one phones on the same network use. SIGINT or
@@ -99,7 +99,12 @@ func run(ctx context.Context, getenv func(string) string, out io.Writer, ready c
 	if cfg.rate > 0 {
 		api = ratelimit.Wrap(api, ratelimit.Config{PerSecond: cfg.rate, Burst: max(1, int(2*cfg.rate))}, httpapi.TooManyRequests)
 	}
-	srv := localserver.New(router(api, site.Handler(os.DirFS(cfg.frontendDir))), logger)
+	// The site is built (bundled, hashed) once, here, from frontendDir.
+	pages, err := site.NewHandler(os.DirFS(cfg.frontendDir))
+	if err != nil {
+		return err
+	}
+	srv := localserver.New(router(api, pages), logger)
 
 	fmt.Fprintf(out, "City Sleeps is running.\n  Open on this computer:      %s\n", local)
 	if lan != "" {

@@ -17,7 +17,7 @@ import (
 
 // serve runs the server on a free port until the returned stop is called, and
 // returns its local URL and what it printed.
-func serve(t *testing.T, env map[string]string) (url string, out *syncBuffer, stop func()) {
+func serve(t testing.TB, env map[string]string) (url string, out *syncBuffer, stop func()) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	out = &syncBuffer{}

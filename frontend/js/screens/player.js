@@ -118,11 +118,12 @@ export function playerScreen(app, code, seatKey) {
   function showJoin(errKey, params) {
     joinError = errKey ? { key: errKey, params } : null;
     renderJoin();
-    api.getView(code, null, null).then((res) => {
+    api.getView(code, null, null).then(async (res) => {
       looked = true;
       if (res.status === 200 && res.body) {
         publicView = res.body;
-        if (!api.prefs.lang() && publicView.lang) app.setLang(publicView.lang, false);
+        // The name is asked for in the game's language, once it is loaded.
+        if (!api.prefs.lang() && publicView.lang) await app.setLang(publicView.lang, false);
       } else if (res.status === 404) {
         joinError = { key: 'err.not_found', params: { code } };
       }

@@ -117,26 +117,60 @@ func TestTemplateNamesFitAnyStackName(t *testing.T) {
 	}
 }
 
-// TestTemplateSiteRevalidates: the site's files keep their names from one
-// deploy to the next, so a browser that kept index.html or a module by
-// heuristics (no Cache-Control from S3) could mix old and new modules after
-// an update (issue 27). Every answer of the site's behaviour says
-// Cache-Control: no-cache, as the local server's do: a browser asks again
-// each time and gets a 304 while the file is unchanged.
+// TestTemplateSiteRevalidates: a browser never runs old and new modules
+// together after a deploy (issues 27 and 28). The bundled files are named by
+// a hash of their content and kept a year (immutable); index.html, which
+// names them, and the other unhashed files are asked for again on each load
+// (no-cache). CloudFront sends each file's Cache-Control from the bucket (the
+// site's response headers policy adds no-cache only where there is none,
+// never over the bucket's), make upload sets it per file as site.CacheControl
+// says, and the local server sends the same.
 func TestTemplateSiteRevalidates(t *testing.T) {
 	raw := rawTemplate(t)
 	policy := strings.TrimPrefix(fmt.Sprint(at(raw, "Resources", "SiteDistribution", "Properties", "DistributionConfig", "DefaultCacheBehavior", "ResponseHeadersPolicyId")), "Ref:")
 	items, _ := at(raw, "Resources", policy, "Properties", "ResponseHeadersPolicyConfig", "CustomHeadersConfig", "Items").([]any)
-	deployed := ""
+	found := false
 	for _, it := range items {
-		if strings.EqualFold(fmt.Sprint(at(it, "Header")), "Cache-Control") && at(it, "Override") == true {
-			deployed = fmt.Sprint(at(it, "Value"))
+		if strings.EqualFold(fmt.Sprint(at(it, "Header")), "Cache-Control") {
+			found = true
+			if v := fmt.Sprint(at(it, "Value")); v != site.CacheRevalidate || at(it, "Override") != false {
+				t.Errorf("policy %s sets Cache-Control %q, Override %v: want %q where the bucket has none (Override: false)", policy, v, at(it, "Override"), site.CacheRevalidate)
+			}
 		}
 	}
-	w := httptest.NewRecorder()
-	site.Handler(os.DirFS(filepath.Join(repoRoot(t), "frontend"))).ServeHTTP(w, httptest.NewRequest("GET", "/js/api.js", nil))
-	if local := w.Header().Get("Cache-Control"); deployed != "no-cache" || local != deployed {
-		t.Errorf("the site's files say Cache-Control %q deployed (policy %s), %q locally: want no-cache in both", deployed, policy, local)
+	if !found {
+		t.Errorf("policy %s gives no Cache-Control to a file without one", policy)
+	}
+
+	makefile, err := os.ReadFile(filepath.Join(repoRoot(t), "Makefile"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		`s3 sync $(SITE_DIR)/assets/ "s3://$$bucket/assets/" --cache-control '` + site.CacheImmutable + `'`,
+		`s3 sync $(SITE_DIR)/ "s3://$$bucket/" --delete --exclude '` + site.Assets + `*' --cache-control '` + site.CacheRevalidate + `'`,
+	} {
+		if !bytes.Contains(makefile, []byte(want)) {
+			t.Errorf("make upload does not run %s", want)
+		}
+	}
+
+	h := site.Handler(os.DirFS(filepath.Join(repoRoot(t), "frontend")))
+	get := func(path string) *httptest.ResponseRecorder {
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, httptest.NewRequest("GET", path, nil))
+		return w
+	}
+	page := get("/")
+	if cc := page.Header().Get("Cache-Control"); cc != site.CacheRevalidate {
+		t.Errorf("index.html says Cache-Control %q locally, want %q", cc, site.CacheRevalidate)
+	}
+	entry := regexp.MustCompile(`src="/(` + site.Assets + `[^"]+\.js)"`).FindSubmatch(page.Body.Bytes())
+	if entry == nil {
+		t.Fatalf("index.html names no bundled module: %s", page.Body)
+	}
+	if cc := get("/" + string(entry[1])).Header().Get("Cache-Control"); cc != site.CacheImmutable {
+		t.Errorf("%s says Cache-Control %q locally, want %q", entry[1], cc, site.CacheImmutable)
 	}
 }
 

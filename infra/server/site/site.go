@@ -1,14 +1,14 @@
-// Package site serves the static frontend on the local server: the files that
-// make the site (Files) and the app's page for its routes, with the site's
-// security headers. In AWS the same files are copied to the bucket CloudFront
-// serves (the Makefile's upload, which a test holds to Files), and CloudFront
-// sends the same Content-Security-Policy (CSP).
+// Package site builds the static frontend (Build: bundled, minified, named by
+// content hash) and serves it on the local server: the built site, the app's
+// page for its routes and the files that make the site (Files), with the
+// site's security headers, each file's Cache-Control (CacheControl), and
+// compressed as CloudFront compresses. In AWS the built site is copied to the
+// bucket CloudFront serves (make upload, with sitebuild), with the same
+// Cache-Control, and CloudFront sends the same Content-Security-Policy (CSP).
 package site
 
 import (
-	"bytes"
 	"errors"
-	"io"
 	"io/fs"
 	"net/http"
 	"path"
@@ -24,9 +24,8 @@ const CSP = "default-src 'self'; img-src 'self' data:; object-src 'none'; base-u
 // Files is what the static site is made of, as paths in the frontend/
 // directory: files, and directories (ending in "/") all of whose files belong
 // to it. The rest of frontend/ (the browser tests' Go code, the unit tests,
-// README.md, package.json) is not the site: Handler does not serve it, and the
-// Makefile's upload does not copy it to the bucket (a test holds the two to
-// this list).
+// README.md, package.json) is not the site: Handler does not serve it. Build
+// makes the deployed site of them (make upload copies that, not these).
 var Files = []string{"index.html", "favicon.svg", "css/", "js/"}
 
 // Has reports whether name, a clean slash-separated path in frontend/, is a
@@ -40,12 +39,36 @@ func Has(name string) bool {
 	return false
 }
 
-// Handler serves the frontend from fsys (the frontend/ directory): the site's files
-// as they are, and the app's index.html for the pages that have no file
-// of their own: "/", "/new", "/join/{CODE}" and any other path whose last
-// segment has no file extension. Nothing else is served: no file outside
-// Files, no dotfile, no directory listing. Only GET and HEAD are allowed.
+// Handler serves the frontend from fsys (the frontend/ directory): the site
+// built from it (Build: index.html naming the bundled, hashed files, and
+// those files under Assets), the app's index.html for the pages that have no
+// file of their own: "/", "/new", "/join/{CODE}" and any other path whose last
+// segment has no file extension, and the site's own files as they are (the
+// modules the browser tests import; no built page names them). Nothing else is
+// served: no file outside Files, no dotfile, no directory listing. Only GET
+// and HEAD are allowed. Responses are compressed as CloudFront compresses
+// them (compress.go). A site that does not build answers every request with
+// a 500 that says why (NewHandler returns the error instead).
 func Handler(fsys fs.FS) http.Handler {
+	h, err := NewHandler(fsys)
+	if err != nil {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			siteHeaders(w.Header())
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+		})
+	}
+	return h
+}
+
+// NewHandler is Handler, with the build's error, if any.
+func NewHandler(fsys fs.FS) (http.Handler, error) {
+	built, err := Build(fsys)
+	if err != nil {
+		return nil, err
+	}
+	if built != nil {
+		go warm(built) // compressed before the first phone asks
+	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siteHeaders(w.Header())
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
@@ -60,17 +83,27 @@ func Handler(fsys fs.FS) http.Handler {
 				return
 			}
 		}
+		if built != nil {
+			if data, ok := built.Files[name]; ok {
+				serveBytes(w, r, name, data, CacheControl(name))
+				return
+			}
+		}
 		fi, err := fs.Stat(fsys, name)
 		switch {
 		case err == nil && !fi.IsDir() && Has(name):
 		case appPage(name):
 			name = "index.html"
+			if built != nil {
+				serveBytes(w, r, name, built.Files[name], CacheRevalidate)
+				return
+			}
 		default:
 			http.NotFound(w, r)
 			return
 		}
 		serveFile(w, r, fsys, name)
-	})
+	}), nil
 }
 
 // appPage reports whether a path that is not a file of the site is a page of
@@ -80,7 +113,7 @@ func appPage(name string) bool {
 }
 
 func serveFile(w http.ResponseWriter, r *http.Request, fsys fs.FS, name string) {
-	f, err := fsys.Open(name)
+	data, err := fs.ReadFile(fsys, name)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			http.NotFound(w, r)
@@ -89,30 +122,16 @@ func serveFile(w http.ResponseWriter, r *http.Request, fsys fs.FS, name string) 
 		http.Error(w, "cannot read file", http.StatusInternalServerError)
 		return
 	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil || fi.IsDir() {
-		http.NotFound(w, r)
-		return
-	}
-	rs, ok := f.(io.ReadSeeker)
-	if !ok {
-		data, err := io.ReadAll(f)
-		if err != nil {
-			http.Error(w, "cannot read file", http.StatusInternalServerError)
-			return
-		}
-		rs = bytes.NewReader(data)
-	}
-	http.ServeContent(w, r, fi.Name(), fi.ModTime(), rs)
+	serveBytes(w, r, name, data, CacheRevalidate)
 }
 
-// siteHeaders are the security headers of every static response. Pages are
-// revalidated on each load (no-cache), so a new frontend shows at once.
+// siteHeaders are the security headers of every static response. What is not
+// a hashed file is revalidated on each load (no-cache), so a new frontend
+// shows at once; serveBytes says how long a file is kept.
 func siteHeaders(h http.Header) {
 	h.Set("Content-Security-Policy", CSP)
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "no-referrer")
 	h.Set("X-Frame-Options", "DENY")
-	h.Set("Cache-Control", "no-cache")
+	h.Set("Cache-Control", CacheRevalidate)
 }

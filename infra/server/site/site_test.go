@@ -11,7 +11,7 @@ import (
 func TestHandler(t *testing.T) {
 	site := fstest.MapFS{
 		"index.html":      {Data: []byte("<!doctype html><title>City Sleeps</title>")},
-		"js/app.js":       {Data: []byte("console.log(1)")},
+		"js/ui.js":        {Data: []byte("console.log(1)")}, // no js/app.js: nothing to bundle
 		"css/site.css":    {Data: []byte("body{}")},
 		"docs/index.html": {Data: []byte("docs")},
 		".env":            {Data: []byte("SECRET=1")},
@@ -34,7 +34,7 @@ func TestHandler(t *testing.T) {
 		{"GET", "/join/K7QX2M", 200, "City Sleeps", "text/html; charset=utf-8"},
 		{"GET", "/new", 200, "City Sleeps", "text/html; charset=utf-8"},
 		{"GET", "/host", 200, "City Sleeps", "text/html; charset=utf-8"},
-		{"GET", "/js/app.js", 200, "console.log", "text/javascript; charset=utf-8"},
+		{"GET", "/js/ui.js", 200, "console.log", "text/javascript; charset=utf-8"},
 		{"GET", "/css/site.css", 200, "body", "text/css; charset=utf-8"},
 		{"GET", "/favicon.svg", 200, "<svg", "image/svg+xml"},
 		{"GET", "/docs/", 200, "City Sleeps", ""},       // an app page, not a directory's index
@@ -49,7 +49,7 @@ func TestHandler(t *testing.T) {
 		{"GET", "/js/missing.js", 404, "", ""},
 		{"GET", "/.env", 404, "", ""},
 		{"GET", "/js/.hidden.js", 404, "", ""},
-		{"GET", "/../../js/app.js", 200, "console.log", ""},  // cleaned to /js/app.js
+		{"GET", "/../../js/ui.js", 200, "console.log", ""},   // cleaned to /js/ui.js
 		{"GET", "/../../etc/passwd", 200, "City Sleeps", ""}, // an app page: never the file
 		{"HEAD", "/", 200, "", ""},
 		{"POST", "/", 405, "", ""},
