@@ -139,13 +139,7 @@ func TestModeratedScreen(t *testing.T) {
 	noCards(console, "day 1, the cards hidden")
 	// A tap that lands as the console redraws is lost, as a finger's would
 	// be: the moderator taps again.
-	shows := func(script string) func() bool {
-		return func() bool {
-			var ok bool
-			console.eval("!!("+script+")", &ok)
-			return ok
-		}
-	}
+	shows := console.shows
 	console.tapUntil(`[data-action=cards]`, "the cards", shows(`document.querySelectorAll('.seats-panel [data-role]').length === 5 && !document.querySelector('.cards-panel.warned')`))
 	for _, problem := range console.audit("en", append([]string{code}, names...)) {
 		t.Errorf("the console with its cards on a phone: %s", problem)
@@ -168,6 +162,15 @@ func TestModeratedScreen(t *testing.T) {
 	}
 	for _, p := range []*page{tv, console} {
 		p.checkErrors()
+	}
+}
+
+// shows returns a tapUntil condition: script holds on the page.
+func (p *page) shows(script string) func() bool {
+	return func() bool {
+		var ok bool
+		p.eval("!!("+script+")", &ok)
+		return ok
 	}
 }
 
