@@ -18,6 +18,7 @@ import (
 	"strings"
 	"time"
 
+	"citysleeps/shared/evening"
 	"citysleeps/shared/protocol"
 	"citysleeps/shared/ratings"
 	"citysleeps/shared/rules"
@@ -35,6 +36,16 @@ type Games interface {
 	Again(ctx context.Context, code, token string) (service.Created, error)
 	Protocol(ctx context.Context, code, token string) (protocol.Protocol, error)
 	MafiaRatings(ctx context.Context, code, token string) (ratings.Game, error)
+	Evenings
+}
+
+// Evenings makes, joins, reads and changes a club's evenings of many games:
+// *service.Service, which runs their games too.
+type Evenings interface {
+	CreateEvening(ctx context.Context, req service.EveningRequest) (service.EveningCreated, error)
+	JoinEvening(ctx context.Context, code string, req service.EveningJoinRequest) (service.EveningJoined, error)
+	ReadEvening(ctx context.Context, code, token string) (evening.View, error)
+	ActEvening(ctx context.Context, code, token string, a service.EveningAction) (evening.View, error)
 }
 
 var _ Games = (*service.Service)(nil)
@@ -90,6 +101,11 @@ func New(cfg Config) http.Handler {
 		PathRules:    h.rules,
 		PathActions:  h.act,
 		PathNext:     h.again,
+
+		PathEvenings:       h.createEvening,
+		PathEveningPlayers: h.joinEvening,
+		PathEvening:        h.readEvening,
+		PathEveningActions: h.actEvening,
 	}
 	mux := http.NewServeMux()
 	allowed := map[string][]string{}

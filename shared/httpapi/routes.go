@@ -35,6 +35,11 @@ const (
 	PathExport   = "/api/games/{code}/export"
 	PathHealth   = "/api/health"
 	PathRules    = "/api/rules"
+
+	PathEvenings       = "/api/evenings"
+	PathEvening        = "/api/evenings/{code}"
+	PathEveningPlayers = "/api/evenings/{code}/players"
+	PathEveningActions = "/api/evenings/{code}/actions"
 )
 
 // Routes are every route of the API. template.yaml routes each of them, and
@@ -43,7 +48,9 @@ const (
 // The read function serves the QR code, the protocol and its export, the
 // health check and the rules' schema too: they only read.
 // The create function opens the next game of a finished one ("play again"), as
-// it opens any game.
+// it opens any game. An evening's routes go to the function that does the same
+// to a game: making one to create, joining to join, reading to read (which
+// never writes), its actions to act, which also makes a round's games.
 var Routes = []Route{
 	{"POST", PathGames, FuncCreate},
 	{"POST", PathNext, FuncCreate},
@@ -55,12 +62,20 @@ var Routes = []Route{
 	{"GET", PathHealth, FuncRead},
 	{"GET", PathRules, FuncRead},
 	{"POST", PathActions, FuncAct},
+	{"POST", PathEvenings, FuncCreate},
+	{"POST", PathEveningPlayers, FuncJoin},
+	{"GET", PathEvening, FuncRead},
+	{"POST", PathEveningActions, FuncAct},
 }
 
 // JoinPath is the path of the page a player opens to join the game with code;
 // the join link and the QR code point there, and Static serves the frontend's
 // index.html for it.
 func JoinPath(code string) string { return "/join/" + code }
+
+// EveningPath is the path of the page a phone opens to join the evening with
+// code (its QR code's link).
+func EveningPath(code string) string { return "/evening/" + code }
 
 // ViewerAuthorization is the header in which CloudFront passes the viewer's
 // Authorization on to a function: it signs its own request to the function's

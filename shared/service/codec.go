@@ -79,9 +79,13 @@ func actorNumber(player string) [2]byte {
 }
 
 // seen reports whether the action id was already applied for this actor.
-func (e *envelope) seen(a rules.Actor, id string) bool {
+func (e *envelope) seen(a rules.Actor, id string) bool { return seenIn(e.Acted, a, id) }
+
+// seenIn reports whether acted, a record of applied actions kept by
+// rememberIn, holds the action id of this actor.
+func seenIn(acted []byte, a rules.Actor, id string) bool {
 	want := recentEntry(a, id)
-	for r := e.Acted; len(r) >= recentLen; r = r[recentLen:] {
+	for r := acted; len(r) >= recentLen; r = r[recentLen:] {
 		if [recentLen]byte(r[:recentLen]) == want {
 			return true
 		}
@@ -102,9 +106,12 @@ func (e *envelope) seen(a rules.Actor, id string) bool {
 // of the 64 places hold the game's latest actions, whoever made them. (The game
 // used to remember its last 64 actions of anyone, so a busy table made a
 // host's late retry new again within a minute.)
-func (e *envelope) remember(a rules.Actor, id string) {
+func (e *envelope) remember(a rules.Actor, id string) { e.Acted = rememberIn(e.Acted, a, id) }
+
+// rememberIn returns acted with the action added, as remember keeps it.
+func rememberIn(acted []byte, a rules.Actor, id string) []byte {
 	entry := recentEntry(a, id)
-	r := append(slices.Clip(e.Acted), entry[:]...)
+	r := append(slices.Clip(acted), entry[:]...)
 	for len(r) > maxRecent*recentLen {
 		drop := 0
 		for i := 0; i+recentLen < len(r); i += recentLen {
@@ -115,7 +122,7 @@ func (e *envelope) remember(a rules.Actor, id string) {
 		}
 		r = slices.Delete(r, drop, drop+recentLen)
 	}
-	e.Acted = r
+	return r
 }
 
 // actorLater reports whether the actor of the entry at byte i of r has a later

@@ -29,6 +29,11 @@
 //   - what padding needs: ReadTable and ActTable answer a player with every
 //     seat's view of the revision too, and a noise no client can work out,
 //     from which the HTTP layer sends every player's answer at one length.
+//   - evenings (evening.go): a club's night of many tables and rounds, its
+//     own item beside the games (key "evening/" + its code) with the same
+//     versioning, whose rounds' games it makes through the same code, and
+//     whose finished games it counts into the standings once each, on the
+//     first write that finds them over (reconcile).
 //
 // Use:
 //

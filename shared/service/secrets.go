@@ -99,7 +99,11 @@ func wellFormedToken(token string) bool {
 // who finds the viewer a token belongs to. "" is the public shared screen. Every
 // stored hash is compared, in constant time, whether or not one matched already,
 // so the time taken says nothing about which seat, if any, a token is near.
-func (e *envelope) who(token string) (rules.Viewer, bool) {
+func (e *envelope) who(token string) (rules.Viewer, bool) { return whoOf(token, e.Host, e.Tokens) }
+
+// whoOf finds, as who does, the holder of token among the host's hash and
+// the players' (by id): a game's, or an evening's organiser and roster.
+func whoOf(token string, host []byte, players map[string][]byte) (rules.Viewer, bool) {
 	if token == "" {
 		return rules.Public, true
 	}
@@ -109,10 +113,10 @@ func (e *envelope) who(token string) (rules.Viewer, bool) {
 	h := hashToken(token)
 	var v rules.Viewer
 	found := 0
-	if subtle.ConstantTimeCompare(h, e.Host) == 1 {
+	if subtle.ConstantTimeCompare(h, host) == 1 {
 		v, found = rules.Viewer{Host: true}, found+1
 	}
-	for id, ph := range e.Tokens {
+	for id, ph := range players {
 		if subtle.ConstantTimeCompare(h, ph) == 1 {
 			v, found = rules.Viewer{Player: id}, found+1
 		}

@@ -214,6 +214,32 @@ func (s *Service) Create(ctx context.Context, req CreateRequest) (Created, error
 // put stores env as a new game under a free room code, with the state that
 // game makes for that code, and returns the code and the time it was made at.
 func (s *Service) put(ctx context.Context, op string, env *envelope, game func(code string, now time.Time) (rules.State, error)) (string, time.Time, error) {
+	return s.putItem(ctx, op, gameKey, s.ttl, func(code string, now time.Time) ([]byte, error) {
+		st, err := game(code, now)
+		if err != nil {
+			return nil, refused(err)
+		}
+		env.State = st
+		b, err := encode(env)
+		if err != nil {
+			return nil, fail(ErrInternal, "could not save the game", err)
+		}
+		return b, nil
+	}, func(b []byte) bool {
+		stored, err := decode(b)
+		return err == nil && bytes.Equal(stored.Host, env.Host)
+	})
+}
+
+// gameKey is the store's key of the game with a room code: the code itself.
+func gameKey(code string) string { return code }
+
+// putItem stores a new item, a game or an evening, under a free room code:
+// key is the item's store key for a code, item its stored bytes for that code
+// and time, ttl how long it lives, and ours tells the item this request wrote
+// from another's. It returns the code and the time the item was made at.
+func (s *Service) putItem(ctx context.Context, op string, key func(code string) string, ttl time.Duration,
+	item func(code string, now time.Time) ([]byte, error), ours func(stored []byte) bool) (string, time.Time, error) {
 	ctx, cancel := s.withBudget(ctx)
 	defer cancel()
 	var last error
@@ -229,23 +255,18 @@ func (s *Service) put(ctx context.Context, op string, env *envelope, game func(c
 			}
 		}
 		now := s.now()
-		st, err := game(code, now)
+		b, err := item(code, now)
 		if err != nil {
-			return "", time.Time{}, refused(err)
+			return "", time.Time{}, err
 		}
-		env.State = st
-		b, err := encode(env)
-		if err != nil {
-			return "", time.Time{}, fail(ErrInternal, "could not save the game", err)
-		}
-		err = s.st.Create(ctx, code, b, now.Add(s.ttl))
+		err = s.st.Create(ctx, key(code), b, now.Add(ttl))
 		switch {
 		case err == nil:
 			return code, now, nil
 		case errors.Is(err, store.ErrExists):
-			// Taken: by another game, or by this very request if an earlier try
+			// Taken: by another item, or by this very request if an earlier try
 			// was written although the store reported an error.
-			if last != nil && !errors.Is(last, store.ErrExists) && s.ours(ctx, code, env.Host) {
+			if last != nil && !errors.Is(last, store.ErrExists) && s.ours(ctx, key(code), ours) {
 				return code, now, nil
 			}
 			code = ""
@@ -329,15 +350,11 @@ func (s *Service) opened(ctx context.Context, code, token string) (Created, erro
 	return Created{Code: code, Game: v}, nil
 }
 
-// ours reports whether the game stored at code has the host hash h: whether a
-// Create that reported an error had in fact been written.
-func (s *Service) ours(ctx context.Context, code string, h []byte) bool {
-	it, err := s.st.Get(ctx, code, true)
-	if err != nil {
-		return false
-	}
-	env, err := decode(it.State)
-	return err == nil && bytes.Equal(env.Host, h)
+// ours reports whether the item stored at key is the one ours recognises:
+// whether a Create that reported an error had in fact been written.
+func (s *Service) ours(ctx context.Context, key string, ours func(stored []byte) bool) bool {
+	it, err := s.st.Get(ctx, key, true)
+	return err == nil && ours(it.State)
 }
 
 // parseCreate checks a create request and works out the game's rules.

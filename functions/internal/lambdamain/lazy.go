@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync"
 
+	"citysleeps/shared/evening"
 	"citysleeps/shared/httpapi"
 	"citysleeps/shared/protocol"
 	"citysleeps/shared/ratings"
@@ -106,4 +107,36 @@ func (l *lazy) Revision(ctx context.Context, code, token string) (service.Revisi
 		return service.Revision{}, err
 	}
 	return s.Revision(ctx, code, token)
+}
+
+func (l *lazy) CreateEvening(ctx context.Context, req service.EveningRequest) (service.EveningCreated, error) {
+	s, err := l.get(ctx)
+	if err != nil {
+		return service.EveningCreated{}, err
+	}
+	return s.CreateEvening(ctx, req)
+}
+
+func (l *lazy) JoinEvening(ctx context.Context, code string, req service.EveningJoinRequest) (service.EveningJoined, error) {
+	s, err := l.get(ctx)
+	if err != nil {
+		return service.EveningJoined{}, err
+	}
+	return s.JoinEvening(ctx, code, req)
+}
+
+func (l *lazy) ReadEvening(ctx context.Context, code, token string) (evening.View, error) {
+	s, err := l.get(ctx)
+	if err != nil {
+		return evening.View{}, err
+	}
+	return s.ReadEvening(ctx, code, token)
+}
+
+func (l *lazy) ActEvening(ctx context.Context, code, token string, a service.EveningAction) (evening.View, error) {
+	s, err := l.get(ctx)
+	if err != nil {
+		return evening.View{}, err
+	}
+	return s.ActEvening(ctx, code, token, a)
 }

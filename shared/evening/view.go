@@ -1,0 +1,124 @@
+package evening
+
+import (
+	"citysleeps/shared/rules"
+	"citysleeps/shared/scoring"
+)
+
+// Viewer is who looks at an evening: the organiser, a player of the roster by
+// id, or nobody in particular (Public: the TV, anyone with the code).
+type Viewer struct {
+	Organizer bool
+	Player    string
+}
+
+// Public is the viewer without a token.
+var Public = Viewer{}
+
+// View is what one viewer sees of an evening. Everything but You is public: a
+// club's roster, seating and standings are read out in the room anyway.
+type View struct {
+	Code      string        `json:"code"`
+	Version   int64         `json:"version"`
+	Rules     rules.Options `json:"rules"`
+	Moderator string        `json:"moderator"`
+	Lang      string        `json:"lang"`
+	Tables    int           `json:"tables"`
+	// RoundCount is the rounds planned; Round the rounds started, so the one
+	// in play, from 1 (0 before the first).
+	RoundCount int                `json:"roundCount"`
+	Round      int                `json:"round"`
+	Players    []Player           `json:"players"`
+	Rounds     []RoundView        `json:"rounds"`
+	Standings  []scoring.Standing `json:"standings"`
+	// Quality is the seating's, once it is drawn.
+	Quality   *Quality `json:"quality"`
+	Organizer bool     `json:"organizer,omitempty"`
+	You       *You     `json:"you,omitempty"`
+}
+
+// RoundView is one round of the seating: each table's players and, once the
+// round has started, its game.
+type RoundView struct {
+	Round  int         `json:"round"`
+	Tables []TableView `json:"tables"`
+	// SitOut are those present who do not play this round.
+	SitOut []string `json:"sitOut,omitempty"`
+}
+
+// TableView is one table of a round; a closed table has no players and no game.
+type TableView struct {
+	Table   int      `json:"table"`
+	Game    string   `json:"game,omitempty"`
+	Players []string `json:"players"`
+}
+
+// Quality is the seating's Score in mafiaratings' measure (0 is perfect) and,
+// for comparison, the Score of a seating drawn by lot for the same evening.
+type Quality struct {
+	Score  float64 `json:"score"`
+	Random float64 `json:"random"`
+}
+
+// You is a player's own place in the round in play: table and seat from 1,
+// and the game with the token of the player's seat there (the service fills
+// GameToken in, from a key the evening keeps secret). Table is 0 while the
+// player sits out, or before the first round.
+type You struct {
+	PlayerID  string `json:"playerId"`
+	Name      string `json:"name"`
+	Table     int    `json:"table,omitempty"`
+	Seat      int    `json:"seat,omitempty"`
+	Game      string `json:"game,omitempty"`
+	GameToken string `json:"gameToken,omitempty"`
+}
+
+// ViewOf is the viewer's view of the evening. Its standings are folded from
+// the recorded games (scoring.Standings); it fails only on a stored evening
+// that cannot be read back.
+func ViewOf(s State, v Viewer) (View, error) {
+	standings, err := scoring.Standings(Scoring(), s.Results)
+	if err != nil {
+		return View{}, err
+	}
+	out := View{Code: s.Code, Rules: s.Rules, Moderator: s.Moderator, Lang: s.Lang,
+		Tables: s.Tables, RoundCount: s.Rounds, Round: len(s.Played),
+		Players: s.Players, Rounds: []RoundView{}, Standings: standings, Organizer: v.Organizer}
+	if s.Drawn() {
+		sc, err := s.seating()
+		if err != nil {
+			return View{}, err
+		}
+		out.Quality = &Quality{Score: sc.Score().Total(), Random: s.Random}
+		for r := range sc.Rounds {
+			seated, err := Seated(s, r)
+			if err != nil {
+				return View{}, err
+			}
+			rv := RoundView{Round: r + 1, Tables: make([]TableView, len(seated))}
+			for t, players := range seated {
+				rv.Tables[t] = TableView{Table: t + 1, Players: players}
+				if r < len(s.Played) {
+					rv.Tables[t].Game = s.Played[r][t]
+				}
+			}
+			for _, p := range sc.Rounds[r].SitOut {
+				rv.SitOut = append(rv.SitOut, playerID(p))
+			}
+			out.Rounds = append(out.Rounds, rv)
+		}
+	}
+	if i := s.index(v.Player); i >= 0 {
+		out.You = &You{PlayerID: v.Player, Name: s.Players[i].Name}
+		if r := len(s.Played) - 1; r >= 0 {
+			for _, t := range out.Rounds[r].Tables {
+				for k, p := range t.Players {
+					if p == v.Player {
+						out.You.Table, out.You.Seat, out.You.Game = t.Table, k+1, t.Game
+					}
+				}
+			}
+		}
+	}
+	return out, nil
+}

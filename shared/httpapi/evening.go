@@ -1,0 +1,108 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"net/http"
+
+	"citysleeps/shared/evening"
+	"citysleeps/shared/service"
+)
+
+// An evening's answers carry no card: its view is the same for everyone but a
+// player's own place and game token, so they go out unpadded.
+
+// POST /api/evenings
+func (h *handler) createEvening(w http.ResponseWriter, r *http.Request) {
+	var req service.EveningRequest
+	if err := readBody(w, r, &req); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	c, err := h.cfg.Games.CreateEvening(r.Context(), req)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	w.Header().Set("Location", "/api/evenings/"+c.Code)
+	writeJSON(w, http.StatusCreated, struct {
+		Code           string       `json:"code"`
+		OrganizerToken string       `json:"organizerToken"`
+		JoinURL        string       `json:"joinUrl"`
+		Evening        evening.View `json:"evening"`
+	}{c.Code, c.OrganizerToken, h.baseURL(r) + EveningPath(c.Code), c.Evening})
+}
+
+// POST /api/evenings/{code}/players
+func (h *handler) joinEvening(w http.ResponseWriter, r *http.Request) {
+	var req service.EveningJoinRequest
+	if err := readBody(w, r, &req); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	j, err := h.cfg.Games.JoinEvening(r.Context(), r.PathValue("code"), req)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusCreated, j)
+}
+
+// GET /api/evenings/{code}
+func (h *handler) readEvening(w http.ResponseWriter, r *http.Request) {
+	token, err := bearer(r)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	v, err := h.cfg.Games.ReadEvening(r.Context(), r.PathValue("code"), token)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	h.writeEvening(w, r, v)
+}
+
+// POST /api/evenings/{code}/actions
+func (h *handler) actEvening(w http.ResponseWriter, r *http.Request) {
+	token, err := bearer(r)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	var a service.EveningAction
+	if err := readBody(w, r, &a); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	if sw, ok := w.(*statusWriter); ok {
+		sw.action = "unknown"
+		if a.Type == service.ActStartRound || a.Type == service.ActRecord {
+			sw.action = a.Type
+		}
+	}
+	v, err := h.cfg.Games.ActEvening(r.Context(), r.PathValue("code"), token, a)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	h.writeEvening(w, r, v)
+}
+
+// writeEvening sends a view of an evening, gzipped where writeJSONBody would,
+// unless it holds a game token: the names in it are chosen by whoever joins,
+// and a compressed answer whose length moves with a guess at a secret beside
+// them would let that guess be tested (as BREACH does). The answers that give
+// a token (making an evening, joining it) are never compressed, for the same
+// reason.
+func (h *handler) writeEvening(w http.ResponseWriter, r *http.Request, v evening.View) {
+	if v.You != nil && v.You.GameToken != "" {
+		writeJSON(w, http.StatusOK, v)
+		return
+	}
+	data, err := json.Marshal(v)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	writeJSONBody(w, r, http.StatusOK, data)
+}

@@ -1,0 +1,226 @@
+package httpapi
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+
+	"citysleeps/shared/evening"
+	"citysleeps/shared/httpapi/apitest"
+	"citysleeps/shared/rules"
+)
+
+// eveningCreated is the 201 of POST /api/evenings.
+type eveningCreated struct {
+	Code           string       `json:"code"`
+	OrganizerToken string       `json:"organizerToken"`
+	JoinURL        string       `json:"joinUrl"`
+	Evening        evening.View `json:"evening"`
+}
+
+// eveningJoined is the 201 of POST /api/evenings/{code}/players.
+type eveningJoined struct {
+	PlayerID string       `json:"playerId"`
+	Token    string       `json:"token"`
+	Evening  evening.View `json:"evening"`
+}
+
+// eveningNames is a roster of n names.
+func eveningNames(n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = fmt.Sprintf("Guest %d", i+1)
+	}
+	return out
+}
+
+// newEvening makes an evening of classic tables that a person moderates (so
+// the organiser, every game's host, can end a game by removing the black
+// players) with a roster of players.
+func (e *env) newEvening(tables, rounds, players int) eveningCreated {
+	e.TB.Helper()
+	var c eveningCreated
+	e.Expect(e.JSON("POST", PathEvenings, "", map[string]any{"preset": rules.PresetClassic, "moderator": rules.ModeratorHost,
+		"lang": "ru", "tables": tables, "rounds": rounds, "players": eveningNames(players)}), http.StatusCreated, &c)
+	return c
+}
+
+// readEvening returns the evening as token's holder sees it.
+func (e *env) readEvening(code, token string) evening.View {
+	e.TB.Helper()
+	var v evening.View
+	e.Expect(e.Do(apitest.Request{Method: "GET", Path: "/api/evenings/" + code, Token: token}), http.StatusOK, &v)
+	return v
+}
+
+// actEvening sends an organiser's action and returns the response.
+func (e *env) actEvening(code, token, body string) apitest.Response {
+	e.TB.Helper()
+	return e.raw("POST", "/api/evenings/"+code+"/actions", token, body, "Content-Type", "application/json")
+}
+
+// eveningVersion is the stored version of an evening.
+func (e *env) eveningVersion(code string) int64 {
+	e.TB.Helper()
+	it, err := e.st.Get(context.Background(), "evening/"+code, true)
+	if err != nil {
+		e.TB.Fatalf("get evening %s: %v", code, err)
+	}
+	return it.Version
+}
+
+// endTable ends a game of the evening through the games API, as its host:
+// start, then remove the black players.
+func (e *env) endTable(code, host string) {
+	e.TB.Helper()
+	e.MustAct(code, host, rules.Action{ID: "start", Type: rules.ActStart})
+	for i := range 30 {
+		v, _ := e.Read(code, host)
+		switch {
+		case v.Phase.Name == rules.PhaseGameOver:
+			return
+		case v.Phase.Closing:
+			e.MustAct(code, host, rules.Action{ID: fmt.Sprint("next", i), Type: rules.ActAdvance, Now: true})
+			continue
+		}
+		k := slices.IndexFunc(v.Actions, func(o rules.Option) bool { return o.Type == rules.ActRemove })
+		for _, p := range v.Players {
+			if k >= 0 && p.Alive && p.Role.Team() == rules.MafiaTeam && slices.Contains(v.Actions[k].Targets, p.ID) {
+				e.MustAct(code, host, rules.Action{ID: fmt.Sprint("remove", i), Type: rules.ActRemove, Target: p.ID})
+				break
+			}
+		}
+	}
+	e.TB.Fatalf("game %s did not end", code)
+}
+
+// TestEveningContract: the evening's routes as the issue names them: an
+// evening made with its roster, a phone that takes a name, a round started
+// by the organiser, every player told "table, seat, game" with a token that
+// plays that seat through the games API, the standings after the round.
+func TestEveningContract(t *testing.T) {
+	e := newEnv(t, Config{})
+	c := e.newEvening(2, 2, 12)
+	if c.Code == "" || c.OrganizerToken == "" || c.JoinURL != publicURL+"/evening/"+c.Code {
+		t.Fatalf("created: %+v", c)
+	}
+	if v := c.Evening; !v.Organizer || v.Version != 1 || len(v.Players) != 12 || v.Lang != "ru" || v.Quality != nil || len(v.Standings) != 0 {
+		t.Fatalf("the organiser's view: %+v", v)
+	}
+
+	var j eveningJoined
+	e.Expect(e.JSON("POST", "/api/evenings/"+c.Code+"/players", "", map[string]string{"name": "Guest 5"}), http.StatusCreated, &j)
+	if j.PlayerID != "p5" || j.Token == "" || j.Evening.You == nil || j.Evening.You.PlayerID != "p5" {
+		t.Fatalf("joined: %+v", j)
+	}
+
+	var v evening.View
+	e.Expect(e.actEvening(c.Code, c.OrganizerToken, `{"type":"start_round","id":"r1"}`), http.StatusOK, &v)
+	if v.Round != 1 || len(v.Rounds) != 2 || v.Quality == nil {
+		t.Fatalf("round 1: %+v", v)
+	}
+	for _, table := range v.Rounds[0].Tables {
+		if len(table.Game) != 6 || len(table.Players) != 6 {
+			t.Fatalf("round 1's table %d: %+v", table.Table, table)
+		}
+	}
+	pub := e.readEvening(c.Code, "")
+	if pub.Organizer || pub.You != nil || pub.Version != v.Version || fmt.Sprint(pub.Rounds) != fmt.Sprint(v.Rounds) {
+		t.Fatalf("the public view: %+v", pub)
+	}
+	you := e.readEvening(c.Code, j.Token).You
+	if you == nil || you.Game != v.Rounds[0].Tables[you.Table-1].Game || you.GameToken == "" {
+		t.Fatalf("Guest 5's place: %+v", you)
+	}
+	game, _ := e.Read(you.Game, you.GameToken)
+	if game.You == nil || game.You.ID != fmt.Sprintf("p%d", you.Seat) || game.Players[you.Seat-1].Name != "Guest 5" {
+		t.Fatalf("Guest 5's seat through the games API: %+v", game.You)
+	}
+
+	for _, table := range v.Rounds[0].Tables {
+		e.endTable(table.Game, c.OrganizerToken)
+	}
+	after := e.readEvening(c.Code, "")
+	if len(after.Standings) != 12 {
+		t.Fatalf("%d standings after round 1, want 12", len(after.Standings))
+	}
+	for _, s := range after.Standings {
+		if s.Games != 1 || s.Name != fmt.Sprintf("Guest %s", strings.TrimPrefix(s.Player, "p")) {
+			t.Errorf("standing %+v", s)
+		}
+	}
+	e.Expect(e.actEvening(c.Code, c.OrganizerToken, `{"type":"start_round","id":"r2"}`), http.StatusOK, &v)
+	if v.Round != 2 || v.Version != after.Version+1 {
+		t.Errorf("round 2: round %d version %d, want 2 and %d (the round and round 1's games in one write)", v.Round, v.Version, after.Version+1)
+	}
+}
+
+// TestEveningBadInput: every bad request about an evening is a clear 4xx
+// with its code, and changes nothing stored.
+func TestEveningBadInput(t *testing.T) {
+	e := newEnv(t, Config{})
+	for _, tc := range []struct {
+		name, body string
+		status     int
+		code       string
+	}{
+		{"roster too small", `{"preset":"sport","tables":2,"rounds":3,"players":["A","B","C"]}`, 409, "roster_too_small"},
+		{"a name twice", `{"preset":"classic","tables":1,"rounds":1,"players":["A","B","C","D","E","B"]}`, 409, "name_taken"},
+		{"eleven tables", `{"preset":"sport","tables":11,"rounds":3}`, 400, CodeInvalid},
+		{"no rounds", `{"preset":"sport","tables":1,"rounds":0}`, 400, CodeInvalid},
+		{"unknown preset", `{"preset":"poker","tables":1,"rounds":1}`, 400, CodeInvalid},
+		{"malformed JSON", `{"preset":"sport","tables":1,`, 400, CodeMalformed},
+		{"an unknown field", `{"preset":"sport","tables":1,"rounds":1,"seats":3}`, 400, CodeMalformed},
+		{"tables as text", `{"preset":"sport","tables":"1","rounds":1}`, 400, CodeMalformed},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e.ExpectError(e.raw("POST", PathEvenings, "", tc.body, "Content-Type", "application/json"), tc.status, tc.code)
+		})
+	}
+
+	c := e.newEvening(1, 2, 6)
+	other := e.newEvening(1, 1, 5)
+	var j eveningJoined
+	e.Expect(e.JSON("POST", "/api/evenings/"+c.Code+"/players", "", map[string]string{"name": "Guest 1"}), http.StatusCreated, &j)
+	e.ExpectError(e.JSON("POST", "/api/evenings/"+c.Code+"/players", "", map[string]string{"name": "Guest 1"}), 409, "name_taken")
+	e.ExpectError(e.raw("POST", "/api/evenings/"+c.Code+"/players", "", `{"name":`, "Content-Type", "application/json"), 400, CodeMalformed)
+	e.ExpectError(e.JSON("POST", "/api/evenings/ZZZZZZ/players", "", map[string]string{"name": "X"}), 404, CodeNotFound)
+
+	var v evening.View
+	e.Expect(e.actEvening(c.Code, c.OrganizerToken, `{"type":"start_round","id":"r1"}`), http.StatusOK, &v)
+	version := e.eveningVersion(c.Code)
+	for _, tc := range []struct {
+		name, token, body string
+		status            int
+		code              string
+	}{
+		{"a round while a table plays", c.OrganizerToken, `{"type":"start_round","id":"r2"}`, 409, "table_playing"},
+		{"no token", "", `{"type":"start_round","id":"r2"}`, 401, CodeUnauthorized},
+		{"a forged token", "AAAAAAAAAAAAAAAAAAAAAAAA", `{"type":"start_round","id":"r2"}`, 401, CodeUnauthorized},
+		{"another evening's token", other.OrganizerToken, `{"type":"start_round","id":"r2"}`, 401, CodeUnauthorized},
+		{"a player's token", j.Token, `{"type":"start_round","id":"r2"}`, 403, "not_organizer"},
+		{"an unknown action", c.OrganizerToken, `{"type":"shuffle","id":"r2"}`, 400, "unknown_action"},
+		{"no action id", c.OrganizerToken, `{"type":"start_round"}`, 400, CodeInvalid},
+		{"malformed JSON", c.OrganizerToken, `{"type":"start_round",`, 400, CodeMalformed},
+		{"an unknown field", c.OrganizerToken, `{"type":"start_round","id":"r2","round":2}`, 400, CodeMalformed},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e.ExpectError(e.actEvening(c.Code, tc.token, tc.body), tc.status, tc.code)
+			if got := e.eveningVersion(c.Code); got != version {
+				t.Errorf("version %d after a refusal, was %d", got, version)
+			}
+		})
+	}
+	e.ExpectError(e.Do(apitest.Request{Method: "GET", Path: "/api/evenings/" + c.Code, Token: other.OrganizerToken}), 401, CodeUnauthorized)
+	e.ExpectError(e.Do(apitest.Request{Method: "GET", Path: "/api/evenings/" + c.Code + "x"}), 404, CodeNotFound)
+	e.ExpectError(e.Do(apitest.Request{Method: "DELETE", Path: "/api/evenings/" + c.Code}), 405, CodeMethodNotAllowed)
+	// The same id again is the round already started, not a refusal.
+	var again evening.View
+	e.Expect(e.actEvening(c.Code, c.OrganizerToken, `{"type":"start_round","id":"r1"}`), http.StatusOK, &again)
+	if again.Round != 1 || again.Version != version {
+		t.Errorf("start_round r1 resent: round %d version %d, want 1 and %d", again.Round, again.Version, version)
+	}
+}

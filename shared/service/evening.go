@@ -1,0 +1,609 @@
+package service
+
+import (
+	"bytes"
+	"compress/flate"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"time"
+
+	"citysleeps/shared/evening"
+	"citysleeps/shared/protocol"
+	"citysleeps/shared/rules"
+	"citysleeps/shared/scoring"
+	"citysleeps/shared/store"
+)
+
+// EveningTTL is how long an evening is kept after its last change: 30 days,
+// well past its games' 48 hours, because an evening holds what outlives them
+// (every game's points, so its standings) and a club publishes an evening's
+// results and sends them to the ratings sites in the days and weeks after it.
+const EveningTTL = 30 * 24 * time.Hour
+
+// eveningPrefix opens the store key of an evening. A game's key is its room
+// code, capital letters and digits only (CodeAlphabet), so no key with this
+// prefix can ever be a game's, whatever the evening's own code is.
+const eveningPrefix = "evening/"
+
+// eveningKey is the store key of the evening with a code.
+func eveningKey(code string) string { return eveningPrefix + code }
+
+// The evening's actions (POST /api/evenings/{code}/actions), the organiser's.
+const (
+	// ActStartRound starts the next round: the seating drawn at the first,
+	// one game a table, every player seated.
+	ActStartRound = "start_round"
+	// ActRecord counts the games found over into the evening now. Every write
+	// of an evening does it first; this is the write to send when nothing else
+	// is left to do, as after the last round.
+	ActRecord = "record"
+)
+
+// eveningItem is everything stored for an evening: its state, and, as for a
+// game (envelope), the hashes of the tokens and the applied actions.
+type eveningItem struct {
+	State evening.State `json:"e"`
+	// Organizer is the hash of the organiser's token, who is also the host of
+	// every game of the evening.
+	Organizer []byte `json:"o"`
+	// Tokens maps the id of each roster player a phone took to the hash of
+	// that phone's token.
+	Tokens map[string][]byte `json:"t,omitempty"`
+	// Key is the secret the players' game tokens are derived from (gameToken);
+	// it never leaves the store.
+	Key []byte `json:"k"`
+	// Acted remembers the organiser's applied actions (rememberIn).
+	Acted []byte `json:"a,omitempty"`
+}
+
+// eveningFormat opens a stored evening: deflated JSON. A later layout gets
+// another byte.
+const eveningFormat = 1
+
+func encodeEvening(it *eveningItem) ([]byte, error) {
+	js, err := json.Marshal(it)
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	b.WriteByte(eveningFormat)
+	w, err := flate.NewWriter(&b, flate.BestCompression)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := w.Write(js); err != nil {
+		return nil, err
+	}
+	if err := w.Close(); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+func decodeEvening(b []byte) (*eveningItem, error) {
+	if len(b) == 0 || b[0] != eveningFormat {
+		return nil, errors.New("service: stored evening of an unknown format")
+	}
+	js, err := io.ReadAll(flate.NewReader(bytes.NewReader(b[1:])))
+	if err != nil {
+		return nil, err
+	}
+	it := &eveningItem{}
+	if err := json.Unmarshal(js, it); err != nil {
+		return nil, err
+	}
+	if it.Tokens == nil {
+		it.Tokens = map[string][]byte{}
+	}
+	return it, nil
+}
+
+// who is the viewer the token belongs to: "" the public, the organiser's
+// token the organiser, a player's the player.
+func (it *eveningItem) who(token string) (evening.Viewer, bool) {
+	v, ok := whoOf(token, it.Organizer, it.Tokens)
+	return evening.Viewer{Organizer: v.Host, Player: v.Player}, ok
+}
+
+// gameToken is the token of the player's seat in a game of the evening: an
+// HMAC under the evening's key, so the evening needs to store nothing of it
+// and can show each player theirs in every view; the game stores its hash as
+// it stores any seat's.
+func gameToken(key []byte, game, player string) string {
+	return joinToken(key, game+"/"+player)
+}
+
+// EveningRequest is what an organiser sends to make an evening: a game's
+// settings, and the tables, rounds and names typed in.
+type EveningRequest struct {
+	Preset    string          `json:"preset"`
+	Options   json.RawMessage `json:"options,omitempty"`
+	Moderator string          `json:"moderator,omitempty"`
+	Lang      string          `json:"lang,omitempty"`
+	Tables    int             `json:"tables"`
+	Rounds    int             `json:"rounds"`
+	Players   []string        `json:"players,omitempty"`
+}
+
+// EveningCreated is a new evening: its code, the organiser's secret token
+// (shown once, stored as a hash) and the organiser's view.
+type EveningCreated struct {
+	Code           string       `json:"code"`
+	OrganizerToken string       `json:"organizerToken"`
+	Evening        evening.View `json:"evening"`
+}
+
+// EveningJoinRequest is what a phone sends to join an evening.
+type EveningJoinRequest struct {
+	Name string `json:"name"`
+}
+
+// EveningJoined is a phone on the roster: the player's id, their secret token
+// for the evening and their view.
+type EveningJoined struct {
+	PlayerID string       `json:"playerId"`
+	Token    string       `json:"token"`
+	Evening  evening.View `json:"evening"`
+}
+
+// EveningAction is one action of the organiser: a type and the client's id,
+// with which a retry is applied once (as a game's action).
+type EveningAction struct {
+	ID   string `json:"id"`
+	Type string `json:"type"`
+}
+
+// CreateEvening makes an evening before its first round and returns its code,
+// the organiser's token and view. The game settings are checked as a game's
+// are (parseCreate); the names as a player's (cleanName), each once.
+func (s *Service) CreateEvening(ctx context.Context, req EveningRequest) (EveningCreated, error) {
+	opts, moderator, lang, err := parseCreate(CreateRequest{Preset: req.Preset, Options: req.Options, Moderator: req.Moderator, Lang: req.Lang})
+	if err != nil {
+		return EveningCreated{}, err
+	}
+	names := make([]string, len(req.Players))
+	for i, n := range req.Players {
+		if names[i], err = cleanName(n); err != nil {
+			return EveningCreated{}, err
+		}
+	}
+	token, err := s.token()
+	if err != nil {
+		return EveningCreated{}, err
+	}
+	secret := make([]byte, gameKeyLen+8)
+	if err := s.read(secret); err != nil {
+		return EveningCreated{}, err
+	}
+	var seed uint64
+	for _, b := range secret[gameKeyLen:] {
+		seed = seed<<8 | uint64(b)
+	}
+	it := &eveningItem{Organizer: hashToken(token), Tokens: map[string][]byte{}, Key: secret[:gameKeyLen]}
+	code, _, err := s.putItem(ctx, "create_evening", eveningKey, EveningTTL, func(code string, now time.Time) ([]byte, error) {
+		st, err := evening.New(code, evening.Settings{Rules: opts, Moderator: moderator, Lang: lang,
+			Tables: req.Tables, Rounds: req.Rounds, Names: names, Seed: seed})
+		if err != nil {
+			return nil, refused(err)
+		}
+		it.State = st
+		return s.packEvening(it)
+	}, func(stored []byte) bool {
+		got, err := decodeEvening(stored)
+		return err == nil && bytes.Equal(got.Organizer, it.Organizer)
+	})
+	if err != nil {
+		return EveningCreated{}, err
+	}
+	v, err := eveningView(it, evening.Viewer{Organizer: true})
+	if err != nil {
+		return EveningCreated{}, err
+	}
+	v.Version = 1
+	return EveningCreated{Code: code, OrganizerToken: token, Evening: v}, nil
+}
+
+// packEvening encodes an evening for the store.
+func (s *Service) packEvening(it *eveningItem) ([]byte, error) {
+	b, err := encodeEvening(it)
+	if err != nil {
+		return nil, fail(ErrInternal, "could not save the evening", err)
+	}
+	return b, nil
+}
+
+// ReadEvening returns the evening as the token's holder sees it: "" the
+// public, the organiser's token the organiser's view, a player's their own,
+// with their place and game token in the round in play.
+//
+// Like a game's Read it never writes (the read function may not): it shows
+// the games of the round found over as recorded, and the next write of the
+// evening records them (see reconcile).
+func (s *Service) ReadEvening(ctx context.Context, code, token string) (evening.View, error) {
+	var v evening.View
+	version, err := s.eveningLoop(ctx, opReadEvening, code, func(ctx context.Context, it *eveningItem, now time.Time) (bool, error) {
+		viewer, ok := it.who(token)
+		if !ok {
+			return false, errEveningToken()
+		}
+		if _, err := s.reconcile(ctx, it, now); err != nil {
+			return false, err
+		}
+		var err error
+		v, err = eveningView(it, viewer)
+		return false, err
+	})
+	if err != nil {
+		return evening.View{}, err
+	}
+	v.Version = version
+	return v, nil
+}
+
+// JoinEvening gives a phone a name of the evening's roster, or a late
+// player's place (evening.Join), and returns the player's token, which only
+// its hash is kept of.
+func (s *Service) JoinEvening(ctx context.Context, code string, req EveningJoinRequest) (EveningJoined, error) {
+	name, err := cleanName(req.Name)
+	if err != nil {
+		return EveningJoined{}, err
+	}
+	token, err := s.token()
+	if err != nil {
+		return EveningJoined{}, err
+	}
+	var out EveningJoined
+	version, err := s.eveningLoop(ctx, "join_evening", code, func(ctx context.Context, it *eveningItem, now time.Time) (bool, error) {
+		if _, err := s.reconcile(ctx, it, now); err != nil {
+			return false, err
+		}
+		if !slices.ContainsFunc(it.State.Players, func(p evening.Player) bool { return p.Name == name }) {
+			if err := eveningLookalike(name, it.State.Players); err != nil {
+				return false, err
+			}
+		}
+		st, id, err := evening.Join(it.State, name)
+		if err != nil {
+			return false, err
+		}
+		it.State = st
+		it.Tokens[id] = hashToken(token)
+		out = EveningJoined{PlayerID: id, Token: token}
+		out.Evening, err = eveningView(it, evening.Viewer{Player: id})
+		return true, err
+	})
+	if err != nil {
+		return EveningJoined{}, err
+	}
+	out.Evening.Version = version
+	return out, nil
+}
+
+// eveningLookalike refuses a new name that would be taken for one on the
+// roster, as a game's join refuses one at the table (lookalikeError).
+func eveningLookalike(name string, roster []evening.Player) error {
+	table := make([]rules.Player, len(roster))
+	for i, p := range roster {
+		table[i] = rules.Player{Name: p.Name}
+	}
+	return lookalikeError(name, table)
+}
+
+// ActEvening applies one action of the organiser (ActStartRound, ActRecord)
+// and returns the organiser's view after it. An action id already applied
+// changes nothing and answers with the view, so a retry is safe.
+//
+// Starting a round draws the seating at the first, then makes the round's
+// games, one a table, with the evening's rules, moderator and language, each
+// seat taken in the seating's order by its player, whose game token is
+// derived from the evening's key (gameToken), and the organiser as every
+// game's host. The games are made before the evening is written, and the
+// evening names them only if it is still where it was: a request that lost
+// the race (another start, a late player reseating the round) leaves its
+// games unnamed, to expire, as a "play again" that lost its race does.
+func (s *Service) ActEvening(ctx context.Context, code, token string, a EveningAction) (evening.View, error) {
+	switch {
+	case token == "":
+		return evening.View{}, fail(ErrUnauthorized, "a token is needed to act", nil)
+	case !validActionID(a.ID):
+		return evening.View{}, invalid("an action needs an id of 1 to 64 letters, digits, '-' or '_'")
+	case a.Type != ActStartRound && a.Type != ActRecord:
+		return evening.View{}, &Error{Kind: ErrInvalid, Code: rules.ErrUnknownAction.Code,
+			Message: fmt.Sprintf("an evening's actions are %s and %s", ActStartRound, ActRecord)}
+	}
+	organizer := func(it *eveningItem) error {
+		v, ok := it.who(token)
+		switch {
+		case !ok || v == evening.Public:
+			return errEveningToken()
+		case !v.Organizer:
+			return evening.ErrNotOrganizer
+		}
+		return nil
+	}
+	var games *roundGames
+	if a.Type == ActStartRound {
+		var err error
+		if games, err = s.makeRound(ctx, code, a, organizer); err != nil {
+			return evening.View{}, err
+		}
+	}
+	var v evening.View
+	version, err := s.eveningLoop(ctx, "act_evening", code, func(ctx context.Context, it *eveningItem, now time.Time) (bool, error) {
+		if err := organizer(it); err != nil {
+			return false, err
+		}
+		changed, err := s.reconcile(ctx, it, now)
+		if err != nil {
+			return false, err
+		}
+		if games != nil && !seenIn(it.Acted, rules.Actor{Host: true}, a.ID) {
+			if err := games.start(it); err != nil {
+				return false, err
+			}
+			it.Acted = rememberIn(it.Acted, rules.Actor{Host: true}, a.ID)
+			changed = true
+		}
+		v, err = eveningView(it, evening.Viewer{Organizer: true})
+		return changed, err
+	})
+	if err != nil {
+		return evening.View{}, err
+	}
+	v.Version = version
+	return v, nil
+}
+
+// roundGames are the games a start of a round made: the round, the seating
+// they were made for (the roster's size it was drawn for, the schedule and
+// the random seating's score) and the games' codes by table.
+type roundGames struct {
+	round    int
+	players  int
+	schedule []byte
+	random   float64
+	seated   [][]string
+	codes    []string
+}
+
+// makeRound makes the games of the round the organiser may start now, on an
+// evening read (and its finished games counted) for the purpose; nil when the
+// action was applied already.
+func (s *Service) makeRound(ctx context.Context, code string, a EveningAction, organizer func(*eveningItem) error) (*roundGames, error) {
+	var it *eveningItem
+	_, err := s.eveningLoop(ctx, "act_evening", code, func(ctx context.Context, got *eveningItem, now time.Time) (bool, error) {
+		if err := organizer(got); err != nil {
+			return false, err
+		}
+		_, err := s.reconcile(ctx, got, now)
+		it = got
+		return false, err
+	})
+	if err != nil || seenIn(it.Acted, rules.Actor{Host: true}, a.ID) {
+		return nil, err
+	}
+	round, err := evening.NextRound(it.State)
+	if err != nil {
+		return nil, refused(err)
+	}
+	st, err := evening.Draw(it.State)
+	if err != nil {
+		return nil, refused(err)
+	}
+	seated, err := evening.Seated(st, round)
+	if err != nil {
+		return nil, fail(ErrInternal, "the evening's seating could not be read", err)
+	}
+	g := &roundGames{round: round, players: len(st.Players), schedule: st.Schedule, random: st.Random,
+		seated: seated, codes: make([]string, len(seated))}
+	for t, players := range seated {
+		if players == nil {
+			continue // closed this round
+		}
+		if g.codes[t], err = s.seatGame(ctx, it, st, players); err != nil {
+			return nil, err
+		}
+	}
+	return g, nil
+}
+
+// seatGame makes one game of the evening with its players seated in order,
+// each with the token gameToken derives, the organiser as its host.
+func (s *Service) seatGame(ctx context.Context, it *eveningItem, st evening.State, players []string) (string, error) {
+	env := &envelope{Host: it.Organizer, Tokens: map[string][]byte{}}
+	code, _, err := s.put(ctx, "start_round", env, func(code string, now time.Time) (rules.State, error) {
+		game, err := rules.New(code, st.Rules, st.Moderator, st.Lang, now)
+		if err != nil {
+			return rules.State{}, err
+		}
+		clear(env.Tokens)
+		for _, p := range players {
+			var seat string
+			if game, seat, err = rules.Join(game, st.Name(p), now); err != nil {
+				return rules.State{}, err
+			}
+			env.Tokens[seat] = hashToken(gameToken(it.Key, code, p))
+		}
+		return game, nil
+	})
+	return code, err
+}
+
+// start names the games in the evening, if it is still as they were made
+// for: their round next, and the same seating (drawn by this request, or the
+// one stored).
+func (g *roundGames) start(it *eveningItem) error {
+	st := it.State
+	if !st.Drawn() && len(st.Players) == g.players {
+		st.Schedule, st.Random = g.schedule, g.random
+	}
+	if !st.Drawn() {
+		return fail(ErrBusy, "the roster changed while the round was starting, try again", nil)
+	}
+	seated, err := evening.Seated(st, g.round)
+	if err != nil {
+		return fail(ErrInternal, "the evening's seating could not be read", err)
+	}
+	if !slices.EqualFunc(seated, g.seated, slices.Equal) {
+		return fail(ErrBusy, "the seating changed while the round was starting, try again", nil)
+	}
+	if st, err = evening.StartRound(st, g.round, g.codes); err != nil {
+		return err
+	}
+	it.State = st
+	return nil
+}
+
+// reconcile counts into the evening every game of it found over and not yet
+// recorded (evening.Pending: only the round in play can have any, since a
+// round starts when the last is recorded), scored by the evening's table, and
+// reports whether it recorded one. Every request on an evening runs it first:
+// a read to show the standings as they are, a write to store them, under the
+// evening's version check, so two requests that find the same game over at
+// once record it once (evening.Record keys it by room code, and the loser of
+// the race reloads and finds it recorded). There is no trigger at a game's
+// end to miss or to run twice: a game whose last step came by a deadline, on
+// a poll that writes nothing, is counted just the same.
+func (s *Service) reconcile(ctx context.Context, it *eveningItem, now time.Time) (bool, error) {
+	changed := false
+	for _, g := range evening.Pending(it.State) {
+		r, over, err := s.score(ctx, g.Code, now)
+		if err != nil || !over {
+			if err != nil {
+				return false, err
+			}
+			continue
+		}
+		st, recorded, err := evening.Record(it.State, r)
+		if err != nil {
+			return false, fail(ErrInternal, "a game could not be counted into the evening", err)
+		}
+		it.State, changed = st, changed || recorded
+	}
+	return changed, nil
+}
+
+// score reads the game with a code and, if it is over at now, scores it by
+// the evening's table. A game that has expired is not over: it can no longer
+// be counted.
+func (s *Service) score(ctx context.Context, code string, now time.Time) (scoring.Result, bool, error) {
+	got, err := s.st.Get(ctx, gameKey(code), false)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return scoring.Result{}, false, nil
+	case err != nil:
+		return scoring.Result{}, false, s.storeFailure(ctx, "score", code, err)
+	}
+	env, err := decode(got.State)
+	if err != nil {
+		return scoring.Result{}, false, fail(ErrInternal, "a game of the evening could not be read", err)
+	}
+	game := rules.Advance(env.State, now)
+	if game.Phase.Name != rules.PhaseGameOver {
+		return scoring.Result{}, false, nil
+	}
+	r, err := scoring.Game(protocol.Of(game), evening.Scoring(), nil)
+	if err != nil {
+		return scoring.Result{}, false, fail(ErrInternal, "a game of the evening could not be scored", err)
+	}
+	return r, true, nil
+}
+
+// eveningStep is one try of a request on a loaded evening at time now, as a
+// game's step: it changes it in place and reports whether it did, or returns
+// the error that ends the request. It may read games (reconcile).
+type eveningStep func(ctx context.Context, it *eveningItem, now time.Time) (changed bool, err error)
+
+// eveningLoop is an evening's read-apply-write cycle, as loop is a game's:
+// load the evening (a plain read may be eventually consistent), run fn, and if
+// it changed the evening write it under the version read; a conflict or a
+// store error loads and runs fn again after a jittered pause. It returns the
+// evening's version as the request leaves it.
+func (s *Service) eveningLoop(ctx context.Context, op, code string, fn eveningStep) (int64, error) {
+	code, ok := normalizeCode(code)
+	if !ok {
+		return 0, errNoEvening()
+	}
+	ctx, cancel := s.withBudget(ctx)
+	defer cancel()
+	key := eveningKey(code)
+	var last error
+	for try := 0; try < s.maxRetries && s.pause(ctx, try, last); try++ {
+		consistent := op != opReadEvening || try > 0
+		got, err := s.st.Get(ctx, key, consistent)
+		if !consistent && errors.Is(err, store.ErrNotFound) {
+			got, err = s.st.Get(ctx, key, true) // made a moment ago
+		}
+		if err != nil {
+			if errors.Is(err, store.ErrNotFound) {
+				return 0, errNoEvening()
+			}
+			if !retryable(ctx, err) {
+				return 0, s.storeFailure(ctx, op, code, err)
+			}
+			last = err
+			continue
+		}
+		it, err := decodeEvening(got.State)
+		if err != nil {
+			s.log.ErrorContext(ctx, "service: stored evening unreadable", "op", op, "code", code, "version", got.Version, "err", err)
+			return 0, fail(ErrInternal, "the evening could not be read", err)
+		}
+		now := s.now()
+		changed, err := fn(ctx, it, now)
+		if err != nil {
+			return 0, refused(err)
+		}
+		if !changed {
+			return got.Version, nil
+		}
+		b, err := s.packEvening(it)
+		if err != nil {
+			return 0, err
+		}
+		version, err := s.st.Update(ctx, key, got.Version, b, now.Add(EveningTTL))
+		switch {
+		case err == nil:
+			return version, nil
+		case errors.Is(err, store.ErrNotFound):
+			return 0, errNoEvening()
+		case errors.Is(err, store.ErrTooLarge):
+			s.log.ErrorContext(ctx, "service: evening too large to save", "op", op, "code", code, "bytes", len(b), "err", err)
+			return 0, fail(ErrUnavailable, "the evening has grown too large to save", err)
+		case !retryable(ctx, err):
+			return 0, s.storeFailure(ctx, op, code, err)
+		}
+		last = err
+		s.log.DebugContext(ctx, "service: evening save failed, trying again", "op", op, "code", code, "try", try, "err", err)
+	}
+	return 0, s.giveUp(ctx, op, code, last)
+}
+
+// opReadEvening names a read of an evening, which may begin eventually
+// consistent since it writes nothing.
+const opReadEvening = "read_evening"
+
+// eveningView is the viewer's view of the evening, with a player's game
+// token for the round in play.
+func eveningView(it *eveningItem, viewer evening.Viewer) (evening.View, error) {
+	v, err := evening.ViewOf(it.State, viewer)
+	if err != nil {
+		return evening.View{}, fail(ErrInternal, "the evening could not be read", err)
+	}
+	if v.You != nil && v.You.Game != "" {
+		v.You.GameToken = gameToken(it.Key, v.You.Game, v.You.PlayerID)
+	}
+	return v, nil
+}
+
+func errNoEvening() error {
+	return fail(ErrNotFound, "there is no evening with this code", nil)
+}
+
+func errEveningToken() error {
+	return fail(ErrUnauthorized, "this token does not belong to this evening", nil)
+}

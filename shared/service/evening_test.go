@@ -1,0 +1,455 @@
+package service_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"sync"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"citysleeps/shared/evening"
+	"citysleeps/shared/rules"
+	"citysleeps/shared/scoring"
+	"citysleeps/shared/service"
+	"citysleeps/shared/service/servicetest"
+	"citysleeps/shared/store"
+)
+
+// roster returns n distinct names.
+func roster(n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = fmt.Sprintf("Player %d", i+1)
+	}
+	return out
+}
+
+// classicEvening is the request of a small evening whose games end quickly: a
+// person moderates, so the organiser, every game's host, sees the cards and
+// can remove the black players (endGame).
+func classicEvening(tables, rounds, players int) service.EveningRequest {
+	return service.EveningRequest{Preset: rules.PresetClassic, Moderator: rules.ModeratorHost,
+		Tables: tables, Rounds: rounds, Players: roster(players)}
+}
+
+// mustEvening makes an evening or fails tb.
+func mustEvening(tb testing.TB, svc *service.Service, req service.EveningRequest) service.EveningCreated {
+	tb.Helper()
+	c, err := svc.CreateEvening(context.Background(), req)
+	if err != nil {
+		tb.Fatalf("create evening %+v: %v", req, err)
+	}
+	return c
+}
+
+// mustActEvening applies an organiser's action or fails tb.
+func mustActEvening(tb testing.TB, svc *service.Service, code, token, typ string) evening.View {
+	tb.Helper()
+	v, err := svc.ActEvening(context.Background(), code, token, service.EveningAction{ID: servicetest.ActionID(), Type: typ})
+	if err != nil {
+		tb.Fatalf("%s in evening %s: %v", typ, code, err)
+	}
+	return v
+}
+
+// tester is what these helpers need of a test: a *testing.T, or a
+// *rapid.T inside a property.
+type tester interface {
+	Helper()
+	Fatalf(format string, args ...any)
+}
+
+// endGame starts a game of an evening as its host and ends it at once: the
+// host removes the black players one by one, and the town wins. It returns
+// an error rather than failing a test, so that it can run beside others.
+func endGame(svc servicetest.Client, code, host string) error {
+	ctx := context.Background()
+	act := func(a rules.Action) error {
+		a.ID = servicetest.ActionID()
+		_, err := svc.Act(ctx, code, host, a)
+		return err
+	}
+	if err := act(rules.Action{Type: rules.ActStart}); err != nil {
+		return fmt.Errorf("start %s: %w", code, err)
+	}
+	for range 40 {
+		v, err := svc.Read(ctx, code, host)
+		switch {
+		case err != nil:
+			return err
+		case v.Phase.Name == rules.PhaseGameOver:
+			return nil
+		case v.Phase.Closing:
+			if err := act(rules.Action{Type: rules.ActAdvance, Now: true}); err != nil {
+				return err
+			}
+			continue
+		}
+		i := slices.IndexFunc(v.Actions, func(o rules.Option) bool { return o.Type == rules.ActRemove })
+		if i < 0 {
+			return fmt.Errorf("game %s in %s: the host cannot remove anyone", code, v.Phase.Name)
+		}
+		target := ""
+		for _, p := range v.Players {
+			if p.Alive && p.Role.Team() == rules.MafiaTeam && slices.Contains(v.Actions[i].Targets, p.ID) {
+				target = p.ID
+			}
+		}
+		if target == "" {
+			return fmt.Errorf("game %s: no black player to remove", code)
+		}
+		if err := act(rules.Action{Type: rules.ActRemove, Target: target}); err != nil {
+			return err
+		}
+	}
+	return fmt.Errorf("game %s did not end", code)
+}
+
+// endRound ends every game of the round in play.
+func endRound(tb tester, svc servicetest.Client, v evening.View, host string) {
+	tb.Helper()
+	for _, t := range v.Rounds[v.Round-1].Tables {
+		if t.Game == "" {
+			continue
+		}
+		if err := endGame(svc, t.Game, host); err != nil {
+			tb.Fatalf("%v", err)
+		}
+	}
+}
+
+// wantStandings checks that the evening's standings are exactly the fold of
+// its games' protocols, each game once, as scored by the evening's table.
+func wantStandings(tb tester, svc *service.Service, v evening.View) {
+	tb.Helper()
+	var games []scoring.GameResult
+	for _, r := range v.Rounds[:v.Round] {
+		for _, t := range r.Tables {
+			if t.Game == "" {
+				continue
+			}
+			p, err := svc.Protocol(context.Background(), t.Game, "")
+			if err != nil {
+				tb.Fatalf("protocol of %s: %v", t.Game, err)
+			}
+			res, err := scoring.Game(p, evening.Scoring(), nil)
+			if err != nil {
+				tb.Fatalf("score %s: %v", t.Game, err)
+			}
+			games = append(games, scoring.GameResult{Number: len(games) + 1, Players: t.Players, Result: res})
+		}
+	}
+	want, err := scoring.Standings(evening.Scoring(), games)
+	if err != nil {
+		tb.Fatalf("%v", err)
+	}
+	if fmt.Sprint(v.Standings) != fmt.Sprint(want) {
+		tb.Fatalf("standings:\n got %+v\nwant %+v", v.Standings, want)
+	}
+}
+
+// TestEveningPlays: an evening on the memory store and on bbolt, from its
+// roster to its standings: phones take names, the first round draws the
+// seating and makes a game a table with everyone seated and given a game
+// token, the next round waits until every table is over, and the standings
+// are the sum of the games' points.
+func TestEveningPlays(t *testing.T) {
+	bolt, err := store.OpenBolt(filepath.Join(t.TempDir(), "games.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { bolt.Close() })
+	for name, st := range map[string]store.Store{"memory": store.NewMemory(), "bolt": bolt} {
+		t.Run(name, func(t *testing.T) {
+			ctx := context.Background()
+			svc := service.New(st, service.WithLogger(quiet))
+			c := mustEvening(t, svc, classicEvening(2, 2, 11))
+			org := c.OrganizerToken
+			if c.Evening.Version != 1 || !c.Evening.Organizer || len(c.Evening.Players) != 11 || c.Evening.Quality != nil {
+				t.Fatalf("new evening: %+v", c.Evening)
+			}
+			anna, err := svc.JoinEvening(ctx, c.Code, service.EveningJoinRequest{Name: "Player 3"})
+			if err != nil || anna.PlayerID != "p3" || anna.Evening.You == nil || anna.Evening.You.Table != 0 {
+				t.Fatalf("join Player 3: %+v, %v", anna, err)
+			}
+			if _, err := svc.JoinEvening(ctx, c.Code, service.EveningJoinRequest{Name: "Player 3"}); !errors.Is(err, service.ErrConflict) || service.As(err).Code != "name_taken" {
+				t.Fatalf("Player 3 again: %v, want 409 name_taken", err)
+			}
+			late, err := svc.JoinEvening(ctx, c.Code, service.EveningJoinRequest{Name: "Late Lena"})
+			if err != nil || late.PlayerID != "p12" {
+				t.Fatalf("a late player before the draw: %+v, %v", late, err)
+			}
+
+			v := mustActEvening(t, svc, c.Code, org, service.ActStartRound)
+			if v.Round != 1 || len(v.Rounds) != 2 || v.Quality == nil || v.Quality.Score > v.Quality.Random {
+				t.Fatalf("round 1: %+v", v)
+			}
+			mine, err := svc.ReadEvening(ctx, c.Code, anna.Token)
+			if err != nil {
+				t.Fatal(err)
+			}
+			you := mine.You
+			if you == nil || you.Game == "" || you.GameToken == "" || you.Table < 1 || you.Seat < 1 {
+				t.Fatalf("Player 3's place: %+v", you)
+			}
+			if got := v.Rounds[0].Tables[you.Table-1].Players[you.Seat-1]; got != "p3" {
+				t.Fatalf("table %d seat %d holds %s, not p3", you.Table, you.Seat, got)
+			}
+			gv, err := svc.Read(ctx, you.Game, you.GameToken)
+			if err != nil || gv.You == nil || gv.You.ID != fmt.Sprintf("p%d", you.Seat) || gv.Players[you.Seat-1].Name != "Player 3" {
+				t.Fatalf("Player 3's game with the game token: %+v, %v", gv.You, err)
+			}
+			for _, table := range v.Rounds[0].Tables {
+				gv, err := svc.Read(ctx, table.Game, org)
+				if err != nil || !gv.Viewer.Host || len(gv.Players) != len(table.Players) || gv.Moderator != rules.ModeratorHost {
+					t.Fatalf("game %s as its host: %+v, %v", table.Game, gv.Viewer, err)
+				}
+			}
+
+			// The next round waits for the tables: refused, nothing changed.
+			_, err = svc.ActEvening(ctx, c.Code, org, service.EveningAction{ID: "again", Type: service.ActStartRound})
+			if service.As(err).Code != "table_playing" || !errors.Is(err, service.ErrConflict) {
+				t.Fatalf("round 2 while round 1 plays: %v, want 409 table_playing", err)
+			}
+			if after, _ := svc.ReadEvening(ctx, c.Code, ""); after.Version != v.Version || after.Round != 1 {
+				t.Fatalf("a refused round changed the evening: version %d → %d", v.Version, after.Version)
+			}
+
+			endRound(t, svc, v, org)
+			pub, err := svc.ReadEvening(ctx, c.Code, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if pub.Version != v.Version || len(pub.Standings) != 12 {
+				t.Fatalf("read after round 1: version %d (want %d: a read writes nothing), %d standings", pub.Version, v.Version, len(pub.Standings))
+			}
+			wantStandings(t, svc, pub)
+
+			id := servicetest.ActionID()
+			v2, err := svc.ActEvening(ctx, c.Code, org, service.EveningAction{ID: id, Type: service.ActStartRound})
+			if err != nil || v2.Round != 2 {
+				t.Fatalf("round 2: %+v, %v", v2.Round, err)
+			}
+			again, err := svc.ActEvening(ctx, c.Code, org, service.EveningAction{ID: id, Type: service.ActStartRound})
+			if err != nil || again.Version != v2.Version || fmt.Sprint(again.Rounds) != fmt.Sprint(v2.Rounds) {
+				t.Fatalf("round 2 sent again: %v, version %d → %d", err, v2.Version, again.Version)
+			}
+			endRound(t, svc, v2, org)
+			end := mustActEvening(t, svc, c.Code, org, service.ActRecord)
+			if end.Version != v2.Version+1 {
+				t.Fatalf("record wrote version %d, want %d", end.Version, v2.Version+1)
+			}
+			wantStandings(t, svc, end)
+			if _, err := svc.ActEvening(ctx, c.Code, org, service.EveningAction{ID: "r3", Type: service.ActStartRound}); service.As(err).Code != "evening_over" {
+				t.Fatalf("a third round of two: %v, want evening_over", err)
+			}
+		})
+	}
+}
+
+// TestEveningRefusals: bad settings, rosters and tokens are refused with a
+// clear error.
+func TestEveningRefusals(t *testing.T) {
+	ctx := context.Background()
+	svc := service.New(store.NewMemory(), service.WithLogger(quiet))
+	for _, tc := range []struct {
+		name string
+		req  service.EveningRequest
+		kind service.Kind
+		code string
+	}{
+		{"no tables", service.EveningRequest{Preset: "sport", Tables: 0, Rounds: 1}, service.ErrInvalid, "invalid"},
+		{"11 tables", service.EveningRequest{Preset: "sport", Tables: 11, Rounds: 1}, service.ErrInvalid, "invalid"},
+		{"13 rounds", service.EveningRequest{Preset: "sport", Tables: 1, Rounds: 13}, service.ErrInvalid, "invalid"},
+		{"unknown preset", service.EveningRequest{Preset: "chess", Tables: 1, Rounds: 1}, service.ErrInvalid, "invalid"},
+		{"roster too small", service.EveningRequest{Preset: "sport", Tables: 2, Rounds: 1, Players: roster(19)}, service.ErrConflict, "roster_too_small"},
+		{"name twice", service.EveningRequest{Preset: "classic", Tables: 1, Rounds: 1, Players: append(roster(5), "Player 2")}, service.ErrConflict, "name_taken"},
+		{"bad name", service.EveningRequest{Preset: "classic", Tables: 1, Rounds: 1, Players: append(roster(5), "")}, service.ErrInvalid, "name_empty"},
+	} {
+		_, err := svc.CreateEvening(ctx, tc.req)
+		if !errors.Is(err, tc.kind) || service.As(err).Code != tc.code {
+			t.Errorf("%s: %v, want %s %s", tc.name, err, tc.kind, tc.code)
+		}
+	}
+
+	c := mustEvening(t, svc, classicEvening(1, 1, 6))
+	other := mustEvening(t, svc, classicEvening(1, 1, 6))
+	p, err := svc.JoinEvening(ctx, c.Code, service.EveningJoinRequest{Name: "Player 1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := service.EveningAction{ID: "go", Type: service.ActStartRound}
+	for _, tc := range []struct {
+		name, token string
+		a           service.EveningAction
+		kind        service.Kind
+		code        string
+	}{
+		{"no token", "", start, service.ErrUnauthorized, "unauthorized"},
+		{"forged token", "AAAAAAAAAAAAAAAAAAAAAAAA", start, service.ErrUnauthorized, "unauthorized"},
+		{"another evening's token", other.OrganizerToken, start, service.ErrUnauthorized, "unauthorized"},
+		{"a player's token", p.Token, start, service.ErrForbidden, "not_organizer"},
+		{"unknown action", c.OrganizerToken, service.EveningAction{ID: "x", Type: "deal"}, service.ErrInvalid, "unknown_action"},
+		{"no id", c.OrganizerToken, service.EveningAction{Type: service.ActStartRound}, service.ErrInvalid, "invalid"},
+	} {
+		_, err := svc.ActEvening(ctx, c.Code, tc.token, tc.a)
+		if !errors.Is(err, tc.kind) || service.As(err).Code != tc.code {
+			t.Errorf("%s: %v, want %s %s", tc.name, err, tc.kind, tc.code)
+		}
+	}
+	if v, err := svc.ReadEvening(ctx, c.Code, c.OrganizerToken); err != nil || v.Version != 2 || v.Round != 0 {
+		t.Errorf("after the refusals: version %d round %d, %v; want version 2 (one join), round 0", v.Version, v.Round, err)
+	}
+	if _, err := svc.ReadEvening(ctx, c.Code, other.OrganizerToken); !errors.Is(err, service.ErrUnauthorized) {
+		t.Errorf("read with another evening's token: %v", err)
+	}
+	if _, err := svc.ReadEvening(ctx, "ZZZZZZ", ""); !errors.Is(err, service.ErrNotFound) {
+		t.Errorf("read of no evening: %v", err)
+	}
+	if _, err := svc.Read(ctx, c.Code, ""); !errors.Is(err, service.ErrNotFound) {
+		t.Errorf("the evening's code read as a game's: %v, want not found (the keys differ)", err)
+	}
+}
+
+// TestEveningSize: a club's long evening, 40 players with names of the
+// longest length, in two-byte letters, at 4 sport tables over 10 rounds,
+// every game played to its end and recorded, fits its one item with room to
+// spare (DynamoDB's 400 KB).
+func TestEveningSize(t *testing.T) {
+	ctx := context.Background()
+	st := store.NewMemory()
+	svc := service.New(st, service.WithLogger(quiet))
+	names := make([]string, 40)
+	for i := range names {
+		names[i] = fmt.Sprintf("Игрок клуба номер %06d", i+1) // rules.MaxName letters
+	}
+	const rounds = 10
+	c := mustEvening(t, svc, service.EveningRequest{Preset: rules.PresetSport, Moderator: rules.ModeratorHost,
+		Tables: 4, Rounds: rounds, Players: names})
+	for _, n := range names {
+		if _, err := svc.JoinEvening(ctx, c.Code, service.EveningJoinRequest{Name: n}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range rounds {
+		endRound(t, svc, mustActEvening(t, svc, c.Code, c.OrganizerToken, service.ActStartRound), c.OrganizerToken)
+	}
+	v := mustActEvening(t, svc, c.Code, c.OrganizerToken, service.ActRecord)
+	wantStandings(t, svc, v)
+	it, err := st.Get(ctx, "evening/"+c.Code, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	size := store.ItemSize(it)
+	t.Logf("an evening of 40 players, 4 tables, %d rounds, all %d games recorded: %d bytes stored (%.1f%% of %d)",
+		rounds, 4*rounds, size, 100*float64(size)/store.MaxItemSize, store.MaxItemSize)
+	if size > store.MaxItemSize/10 {
+		t.Errorf("%d bytes: over a tenth of the item's limit", size)
+	}
+}
+
+// TestPropertyEveningStandings: over random evenings (tables, rounds, roster)
+// on the memory store or bbolt, wrapped to inject version conflicts and
+// failures before and after writes, the tables of a round end at the same moment while others read the
+// evening and record it, all at once, every request retried as a client
+// retries it. At the end the standings are exactly the fold of every game's
+// protocol, each game counted once: none lost, none twice.
+func TestPropertyEveningStandings(t *testing.T) {
+	bolt, err := store.OpenBolt(filepath.Join(t.TempDir(), "games.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { bolt.Close() })
+	stores := map[string]store.Store{"memory": store.NewMemory(), "bolt": bolt}
+	rapid.Check(t, func(rt *rapid.T) {
+		ctx := context.Background()
+		tables := rapid.IntRange(1, 3).Draw(rt, "tables")
+		rounds := rapid.IntRange(1, 3).Draw(rt, "rounds")
+		players := rapid.IntRange(5*tables, 7*tables).Draw(rt, "players")
+		readers := rapid.IntRange(1, 4).Draw(rt, "readers")
+		base := stores[rapid.SampledFrom([]string{"memory", "bolt"}).Draw(rt, "store")]
+		faulty := servicetest.NewFaulty(base, rapid.Uint64().Draw(rt, "faults"),
+			servicetest.Faults{Conflict: 0.3, Before: 0.05, After: 0.05})
+		svc := service.New(faulty, service.WithLogger(quiet))
+		games := service.New(base, service.WithLogger(quiet)) // the tables play on a sound store
+		var c service.EveningCreated
+		retry(rt, func() (err error) {
+			c, err = svc.CreateEvening(ctx, classicEvening(tables, rounds, players))
+			return err
+		})
+		org := c.OrganizerToken
+		var v evening.View
+		for r := range rounds {
+			id := servicetest.ActionID()
+			retry(rt, func() (err error) {
+				v, err = svc.ActEvening(ctx, c.Code, org, service.EveningAction{ID: id, Type: service.ActStartRound})
+				return err
+			})
+			if v.Round != r+1 {
+				rt.Fatalf("round %d started, the view says %d", r+1, v.Round)
+			}
+			var wg sync.WaitGroup
+			errs := make(chan error, len(v.Rounds[r].Tables)+3*readers)
+			for _, table := range v.Rounds[r].Tables {
+				wg.Go(func() { errs <- endGame(games, table.Game, org) })
+			}
+			for k := range readers {
+				wg.Go(func() {
+					for range 3 {
+						errs <- retried(func() error {
+							if k%2 == 0 {
+								_, err := svc.ReadEvening(ctx, c.Code, "")
+								return err
+							}
+							_, err := svc.ActEvening(ctx, c.Code, org, service.EveningAction{ID: servicetest.ActionID(), Type: service.ActRecord})
+							return err
+						})
+					}
+				})
+			}
+			wg.Wait()
+			close(errs)
+			for err := range errs {
+				if err != nil {
+					rt.Fatalf("round %d: %v", r+1, err)
+				}
+			}
+		}
+		retry(rt, func() (err error) {
+			v, err = svc.ActEvening(ctx, c.Code, org, service.EveningAction{ID: servicetest.ActionID(), Type: service.ActRecord})
+			return err
+		})
+		wantStandings(rt, games, v)
+		played := 0
+		for _, s := range v.Standings {
+			played += s.Games
+		}
+		if played != players*rounds {
+			rt.Fatalf("%d games played in the standings, want %d (%d players, %d rounds, everyone plays)", played, players*rounds, players, rounds)
+		}
+	})
+}
+
+// retried runs a request until it passes or fails for good, as a client
+// retries it: again at once after busy or unavailable.
+func retried(req func() error) error {
+	var err error
+	for range 100 {
+		if err = req(); !servicetest.IsRetryable(err) {
+			break
+		}
+	}
+	return err
+}
+
+// retry is retried, failing tb if the request fails for good.
+func retry(tb tester, req func() error) {
+	tb.Helper()
+	if err := retried(req); err != nil {
+		tb.Fatalf("%v", err)
+	}
+}
