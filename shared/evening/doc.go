@@ -9,7 +9,10 @@
 // take those names (or come late); StartRound, which draws the seating at the
 // first round (Draw) and takes the room codes of the games the service made for
 // the round; Record of each game once it is over, at most once per room code;
-// and again StartRound once every table of the round is recorded. The
+// and again StartRound once every table of the round is recorded. Before a
+// round begins the organiser may Swap two players, mark one Absent or add a
+// Late one; each changes the seating from the next round not yet started on,
+// never a round started or a game recorded. The
 // standings are never stored: View folds them from the recorded games
 // (scoring.Standings), so they are always exactly the sum of the games.
 //

@@ -1,7 +1,6 @@
 package evening
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -53,6 +52,9 @@ type Player struct {
 	// Joined: a phone has taken this name (Join); a name typed by the
 	// organiser that no phone has taken still plays.
 	Joined bool `json:"joined,omitempty"`
+	// Absent: the organiser marked the player gone (Absent); they sit at no
+	// table from then on, and keep the points of the games they played.
+	Absent bool `json:"absent,omitempty"`
 }
 
 // Settings are what an organiser decides when making an evening. The names are
@@ -124,8 +126,8 @@ func New(code string, set Settings) (State, error) {
 func (s State) need() int { return s.Tables * s.Rules.MinPlayers }
 
 func (s State) tooSmall() error {
-	return refusef(ErrRosterSmall, "%d tables of these rules need at least %d players; the roster has %d",
-		s.Tables, s.need(), len(s.Players))
+	return refusef(ErrRosterSmall, "%d tables of these rules need at least %d players; the roster has %d present",
+		s.Tables, s.need(), len(s.Present()))
 }
 
 // playerID is the id of the roster's i-th player.
@@ -160,36 +162,17 @@ func (s State) Name(id string) string {
 // the next round on (seating's Late), as long as a round is left to play.
 func Join(s State, name string) (State, string, error) {
 	if i := s.player(name); i >= 0 {
-		if s.Players[i].Joined {
+		switch {
+		case s.Players[i].Joined:
 			return s, "", ErrNameTaken
+		case s.Players[i].Absent:
+			return s, "", refusef(ErrAbsent, "%q has left the evening: the organiser can add them again under another name", name)
 		}
 		n := s.clone()
 		n.Players[i].Joined = true
 		return n, n.Players[i].ID, nil
 	}
-	if len(s.Players) >= MaxRoster {
-		return s, "", refusef(ErrRosterFull, "at most %d players on a roster", MaxRoster)
-	}
-	n := s.clone()
-	if s.Schedule != nil {
-		if len(s.Played) >= s.Rounds {
-			return s, "", refusef(ErrEveningOver, "every round has started: nobody can join now")
-		}
-		sc, err := s.seating()
-		if err != nil {
-			return s, "", err
-		}
-		late, _, err := sc.Late(len(s.Played))
-		if err != nil {
-			return s, "", refusef(ErrRosterFull, "no seat can be made for a late player: %v", err)
-		}
-		if n.Schedule, err = late.MarshalBinary(); err != nil {
-			return s, "", err
-		}
-	}
-	id := playerID(len(n.Players))
-	n.Players = append(n.Players, Player{ID: id, Name: name, Joined: true})
-	return n, id, nil
+	return s.add(name, true)
 }
 
 // Drawn reports whether the seating is drawn.
@@ -198,21 +181,13 @@ func (s State) Drawn() bool { return s.Schedule != nil }
 // Draw draws the seating of the whole evening (seating.Draw with its default
 // budget, well under a second of one core for 40 players over 10 rounds, so
 // within a Lambda's request), from the evening's seed: the same roster always
-// gives the same seating. A drawn evening is returned as it is.
+// gives the same seating. Players marked Absent before it are not drawn. A
+// drawn evening is returned as it is.
 func Draw(s State) (State, error) {
 	if s.Drawn() {
 		return s, nil
 	}
-	plan := seating.Plan{Players: len(s.Players), Tables: s.Tables,
-		MinSeats: s.Rules.MinPlayers, MaxSeats: s.Rules.MaxPlayers, Rounds: s.Rounds}
-	sc, err := seating.Draw(plan, seating.Options{Seed: s.Seed})
-	if errors.Is(err, seating.ErrTooFewPlayers) {
-		return s, s.tooSmall()
-	}
-	if err != nil {
-		return s, err
-	}
-	random, err := seating.Random(plan, s.Seed)
+	sc, random, err := s.drawPresent()
 	if err != nil {
 		return s, err
 	}
@@ -220,7 +195,7 @@ func Draw(s State) (State, error) {
 	if n.Schedule, err = sc.MarshalBinary(); err != nil {
 		return s, err
 	}
-	n.Random = random.Score().Total()
+	n.Random = random
 	return n, nil
 }
 

@@ -53,7 +53,8 @@ type TableView struct {
 	Players []string `json:"players"`
 }
 
-// Quality is the seating's Score in mafiaratings' measure (0 is perfect) and,
+// Quality is the seating's Score in mafiaratings' measure (0 is perfect), as
+// it stands after every change of the roster, over the players it seats and,
 // for comparison, the Score of a seating drawn by lot for the same evening.
 type Quality struct {
 	Score  float64 `json:"score"`
@@ -89,7 +90,7 @@ func ViewOf(s State, v Viewer) (View, error) {
 		if err != nil {
 			return View{}, err
 		}
-		out.Quality = &Quality{Score: sc.Score().Total(), Random: s.Random}
+		out.Quality = &Quality{Score: quality(sc), Random: s.Random}
 		for r := range sc.Rounds {
 			seated, err := Seated(s, r)
 			if err != nil {

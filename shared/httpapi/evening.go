@@ -76,7 +76,7 @@ func (h *handler) actEvening(w http.ResponseWriter, r *http.Request) {
 	}
 	if sw, ok := w.(*statusWriter); ok {
 		sw.action = "unknown"
-		if a.Type == service.ActStartRound || a.Type == service.ActRecord {
+		if service.EveningActionType(a.Type) {
 			sw.action = a.Type
 		}
 	}

@@ -224,3 +224,54 @@ func TestEveningBadInput(t *testing.T) {
 		t.Errorf("start_round r1 resent: round %d version %d, want 1 and %d", again.Round, again.Version, version)
 	}
 }
+
+// TestEveningRosterChanges: swap, absent and late as the organiser sends
+// them: the view shows the new seating of the rounds not yet started, a
+// phone takes a late name, and refusals are the documented 4xx.
+func TestEveningRosterChanges(t *testing.T) {
+	e := newEnv(t, Config{})
+	c := e.newEvening(1, 2, 7)
+	var v evening.View
+	e.ExpectError(e.actEvening(c.Code, c.OrganizerToken, `{"type":"swap","players":["p1","p2"],"id":"s0"}`), 409, "not_drawn")
+	e.Expect(e.actEvening(c.Code, c.OrganizerToken, `{"type":"late","name":"Zoe","id":"l1"}`), http.StatusOK, &v)
+	if p := v.Players[7]; p.ID != "p8" || p.Name != "Zoe" || p.Joined {
+		t.Fatalf("Zoe late: %+v", p)
+	}
+	var j eveningJoined
+	e.Expect(e.JSON("POST", "/api/evenings/"+c.Code+"/players", "", map[string]string{"name": "Zoe"}), http.StatusCreated, &j)
+	if j.PlayerID != "p8" {
+		t.Errorf("a phone takes Zoe: %+v", j)
+	}
+	e.Expect(e.actEvening(c.Code, c.OrganizerToken, `{"type":"start_round","id":"r1"}`), http.StatusOK, &v)
+	round1 := fmt.Sprint(v.Rounds[0])
+	a, b := v.Rounds[1].Tables[0].Players[0], v.Rounds[1].Tables[0].Players[1]
+	e.Expect(e.actEvening(c.Code, c.OrganizerToken, fmt.Sprintf(`{"type":"swap","players":[%q,%q],"id":"s1"}`, a, b)), http.StatusOK, &v)
+	if got := v.Rounds[1].Tables[0].Players; got[0] != b || got[1] != a || fmt.Sprint(v.Rounds[0]) != round1 {
+		t.Errorf("after the swap: round 1 %v (was %s), round 2 %v", v.Rounds[0], round1, got)
+	}
+	e.Expect(e.actEvening(c.Code, c.OrganizerToken, `{"type":"absent","player":"p3","id":"a1"}`), http.StatusOK, &v)
+	if slices.Contains(v.Rounds[1].Tables[0].Players, "p3") || !v.Players[2].Absent || fmt.Sprint(v.Rounds[0]) != round1 {
+		t.Errorf("after p3 left: %+v", v)
+	}
+	version := e.eveningVersion(c.Code)
+	for _, tc := range []struct {
+		name, token, body string
+		status            int
+		code              string
+	}{
+		{"no such player", c.OrganizerToken, `{"type":"absent","player":"p99","id":"x1"}`, 400, "bad_target"},
+		{"the same player twice", c.OrganizerToken, `{"type":"swap","players":["p1","p1"],"id":"x2"}`, 400, "bad_target"},
+		{"one player to swap", c.OrganizerToken, `{"type":"swap","players":["p1"],"id":"x3"}`, 400, "bad_field"},
+		{"absent twice", c.OrganizerToken, `{"type":"absent","player":"p3","id":"x4"}`, 409, "player_absent"},
+		{"a late name on the roster", c.OrganizerToken, `{"type":"late","name":"Guest 1","id":"x5"}`, 409, "name_taken"},
+		{"a player's token", j.Token, `{"type":"absent","player":"p1","id":"x6"}`, 403, "not_organizer"},
+		{"players as text", c.OrganizerToken, `{"type":"swap","players":"p1,p2","id":"x7"}`, 400, CodeMalformed},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e.ExpectError(e.actEvening(c.Code, tc.token, tc.body), tc.status, tc.code)
+			if got := e.eveningVersion(c.Code); got != version {
+				t.Errorf("version %d after a refusal, was %d", got, version)
+			}
+		})
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 	"time"
 
 	"citysleeps/shared/evening"
@@ -41,7 +42,20 @@ const (
 	// of an evening does it first; this is the write to send when nothing else
 	// is left to do, as after the last round.
 	ActRecord = "record"
+	// ActSwap, ActAbsent and ActLate change the roster before a round
+	// begins, from the next round not yet started on (evening.Swap, Absent
+	// and Late).
+	ActSwap   = "swap"
+	ActAbsent = "absent"
+	ActLate   = "late"
 )
+
+// eveningActions are the types an evening's action may have.
+var eveningActions = []string{ActStartRound, ActRecord, ActSwap, ActAbsent, ActLate}
+
+// EveningActionType reports whether typ is one of an evening's actions, so that
+// the HTTP layer names it in its metrics (and any other type "unknown").
+func EveningActionType(typ string) bool { return slices.Contains(eveningActions, typ) }
 
 // eveningItem is everything stored for an evening: its state, and, as for a
 // game (envelope), the hashes of the tokens and the applied actions.
@@ -155,6 +169,12 @@ type EveningJoined struct {
 type EveningAction struct {
 	ID   string `json:"id"`
 	Type string `json:"type"`
+	// Players are the two ids a swap exchanges.
+	Players []string `json:"players,omitempty"`
+	// Player is the id an absent marks gone.
+	Player string `json:"player,omitempty"`
+	// Name is a late player's, checked as a joining phone's is.
+	Name string `json:"name,omitempty"`
 }
 
 // CreateEvening makes an evening before its first round and returns its code,
@@ -261,10 +281,8 @@ func (s *Service) JoinEvening(ctx context.Context, code string, req EveningJoinR
 		if _, err := s.reconcile(ctx, it, now); err != nil {
 			return false, err
 		}
-		if !slices.ContainsFunc(it.State.Players, func(p evening.Player) bool { return p.Name == name }) {
-			if err := eveningLookalike(name, it.State.Players); err != nil {
-				return false, err
-			}
+		if err := eveningLookalike(name, it.State.Players); err != nil {
+			return false, err
 		}
 		st, id, err := evening.Join(it.State, name)
 		if err != nil {
@@ -284,8 +302,13 @@ func (s *Service) JoinEvening(ctx context.Context, code string, req EveningJoinR
 }
 
 // eveningLookalike refuses a new name that would be taken for one on the
-// roster, as a game's join refuses one at the table (lookalikeError).
+// roster, as a game's join refuses one at the table (lookalikeError). A name
+// on the roster exactly is not new: what it means is the evening's to say
+// (a phone takes it; a late player by that name is one too many).
 func eveningLookalike(name string, roster []evening.Player) error {
+	if slices.ContainsFunc(roster, func(p evening.Player) bool { return p.Name == name }) {
+		return nil
+	}
 	table := make([]rules.Player, len(roster))
 	for i, p := range roster {
 		table[i] = rules.Player{Name: p.Name}
@@ -293,8 +316,8 @@ func eveningLookalike(name string, roster []evening.Player) error {
 	return lookalikeError(name, table)
 }
 
-// ActEvening applies one action of the organiser (ActStartRound, ActRecord)
-// and returns the organiser's view after it. An action id already applied
+// ActEvening applies one action of the organiser (ActStartRound, ActRecord,
+// and the roster's changes ActSwap, ActAbsent, ActLate) and returns the organiser's view after it. An action id already applied
 // changes nothing and answers with the view, so a retry is safe.
 //
 // Starting a round draws the seating at the first, then makes the round's
@@ -303,17 +326,18 @@ func eveningLookalike(name string, roster []evening.Player) error {
 // derived from the evening's key (gameToken), and the organiser as every
 // game's host. The games are made before the evening is written, and the
 // evening names them only if it is still where it was: a request that lost
-// the race (another start, a late player reseating the round) leaves its
-// games unnamed, to expire, as a "play again" that lost its race does.
+// the race (another start, a late player reseating the round, a swap or an
+// absent) leaves its games unnamed, to expire, as a "play again" that lost
+// its race does.
 func (s *Service) ActEvening(ctx context.Context, code, token string, a EveningAction) (evening.View, error) {
 	switch {
 	case token == "":
 		return evening.View{}, fail(ErrUnauthorized, "a token is needed to act", nil)
 	case !validActionID(a.ID):
 		return evening.View{}, invalid("an action needs an id of 1 to 64 letters, digits, '-' or '_'")
-	case a.Type != ActStartRound && a.Type != ActRecord:
+	case !EveningActionType(a.Type):
 		return evening.View{}, &Error{Kind: ErrInvalid, Code: rules.ErrUnknownAction.Code,
-			Message: fmt.Sprintf("an evening's actions are %s and %s", ActStartRound, ActRecord)}
+			Message: fmt.Sprintf("an evening's actions are %s", strings.Join(eveningActions, ", "))}
 	}
 	organizer := func(it *eveningItem) error {
 		v, ok := it.who(token)
@@ -325,11 +349,17 @@ func (s *Service) ActEvening(ctx context.Context, code, token string, a EveningA
 		}
 		return nil
 	}
-	var games *roundGames
+	apply, err := rosterChange(a)
+	if err != nil {
+		return evening.View{}, err
+	}
 	if a.Type == ActStartRound {
-		var err error
-		if games, err = s.makeRound(ctx, code, a, organizer); err != nil {
+		games, err := s.makeRound(ctx, code, a, organizer)
+		if err != nil {
 			return evening.View{}, err
+		}
+		if games != nil {
+			apply = games.start
 		}
 	}
 	var v evening.View
@@ -341,8 +371,8 @@ func (s *Service) ActEvening(ctx context.Context, code, token string, a EveningA
 		if err != nil {
 			return false, err
 		}
-		if games != nil && !seenIn(it.Acted, rules.Actor{Host: true}, a.ID) {
-			if err := games.start(it); err != nil {
+		if apply != nil && !seenIn(it.Acted, rules.Actor{Host: true}, a.ID) {
+			if err := apply(it); err != nil {
 				return false, err
 			}
 			it.Acted = rememberIn(it.Acted, rules.Actor{Host: true}, a.ID)
@@ -358,12 +388,61 @@ func (s *Service) ActEvening(ctx context.Context, code, token string, a EveningA
 	return v, nil
 }
 
+// rosterChange is what a swap, an absent or a late does to a stored evening,
+// its fields checked first (a late name as a joining phone's, by cleanName
+// here and for look-alikes against the roster it meets); nil for the other
+// actions. What the evening refuses (evening.Swap, Absent, Late) changes
+// nothing, as every refused action.
+func rosterChange(a EveningAction) (func(it *eveningItem) error, error) {
+	switch a.Type {
+	case ActSwap:
+		if len(a.Players) != 2 {
+			return nil, refused(refuseField("swap: players must be the ids of the two players to exchange"))
+		}
+		return func(it *eveningItem) (err error) {
+			it.State, err = evening.Swap(it.State, a.Players[0], a.Players[1])
+			return err
+		}, nil
+	case ActAbsent:
+		if a.Player == "" {
+			return nil, refused(refuseField("absent: player must be the id of the player who leaves"))
+		}
+		return func(it *eveningItem) (err error) {
+			it.State, err = evening.Absent(it.State, a.Player)
+			return err
+		}, nil
+	case ActLate:
+		name, err := cleanName(a.Name)
+		if err != nil {
+			return nil, err
+		}
+		return func(it *eveningItem) error {
+			if err := eveningLookalike(name, it.State.Players); err != nil {
+				return err
+			}
+			st, _, err := evening.Late(it.State, name)
+			if err != nil {
+				return err
+			}
+			it.State = st
+			return nil
+		}, nil
+	}
+	return nil, nil
+}
+
+// refuseField is the rules' bad_field refusal with its own message: an
+// evening's action without the field its type needs.
+func refuseField(msg string) *rules.Error {
+	return &rules.Error{Kind: rules.ErrBadField.Kind, Code: rules.ErrBadField.Code, Message: msg}
+}
+
 // roundGames are the games a start of a round made: the round, the seating
-// they were made for (the roster's size it was drawn for, the schedule and
+// they were made for (the players present it was drawn for, the schedule and
 // the random seating's score) and the games' codes by table.
 type roundGames struct {
 	round    int
-	players  int
+	present  []string
 	schedule []byte
 	random   float64
 	seated   [][]string
@@ -398,7 +477,7 @@ func (s *Service) makeRound(ctx context.Context, code string, a EveningAction, o
 	if err != nil {
 		return nil, fail(ErrInternal, "the evening's seating could not be read", err)
 	}
-	g := &roundGames{round: round, players: len(st.Players), schedule: st.Schedule, random: st.Random,
+	g := &roundGames{round: round, present: st.Present(), schedule: st.Schedule, random: st.Random,
 		seated: seated, codes: make([]string, len(seated))}
 	for t, players := range seated {
 		if players == nil {
@@ -438,7 +517,7 @@ func (s *Service) seatGame(ctx context.Context, it *eveningItem, st evening.Stat
 // one stored).
 func (g *roundGames) start(it *eveningItem) error {
 	st := it.State
-	if !st.Drawn() && len(st.Players) == g.players {
+	if !st.Drawn() && slices.Equal(st.Present(), g.present) {
 		st.Schedule, st.Random = g.schedule, g.random
 	}
 	if !st.Drawn() {

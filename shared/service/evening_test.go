@@ -453,3 +453,108 @@ func retry(tb tester, req func() error) {
 		tb.Fatalf("%v", err)
 	}
 }
+
+// TestEveningRosterChanges: the organiser's swap, absent and late through
+// ActEvening, before the draw and between rounds, each applied once by its
+// id; the rounds started and the standings never change, and a refused
+// change stores nothing.
+func TestEveningRosterChanges(t *testing.T) {
+	ctx := context.Background()
+	svc := service.New(store.NewMemory(), service.WithLogger(quiet))
+	c := mustEvening(t, svc, classicEvening(1, 3, 8))
+	act := func(a service.EveningAction) (evening.View, error) {
+		return svc.ActEvening(ctx, c.Code, c.OrganizerToken, a)
+	}
+	mustAct := func(a service.EveningAction) evening.View {
+		t.Helper()
+		v, err := act(a)
+		if err != nil {
+			t.Fatalf("%+v: %v", a, err)
+		}
+		return v
+	}
+	wantRefused := func(a service.EveningAction, code string) {
+		t.Helper()
+		before, _ := svc.ReadEvening(ctx, c.Code, "")
+		if _, err := act(a); service.As(err) == nil || service.As(err).Code != code {
+			t.Errorf("%+v: %v, want %s", a, err, code)
+		}
+		if after, _ := svc.ReadEvening(ctx, c.Code, ""); after.Version != before.Version {
+			t.Errorf("%+v refused, yet the evening went from version %d to %d", a, before.Version, after.Version)
+		}
+	}
+
+	// Before the draw: a late name on the roster, an absent one marked out, no swap.
+	v := mustAct(service.EveningAction{ID: "late1", Type: service.ActLate, Name: "Zoe"})
+	if p := v.Players[8]; p.ID != "p9" || p.Name != "Zoe" || p.Joined {
+		t.Fatalf("Zoe late: %+v", p)
+	}
+	v = mustAct(service.EveningAction{ID: "gone1", Type: service.ActAbsent, Player: "p2"})
+	if again := mustAct(service.EveningAction{ID: "gone1", Type: service.ActAbsent, Player: "p2"}); again.Version != v.Version || !v.Players[1].Absent {
+		t.Errorf("absent p2 resent: version %d, was %d; p2 %+v", again.Version, v.Version, v.Players[1])
+	}
+	wantRefused(service.EveningAction{ID: "sw0", Type: service.ActSwap, Players: []string{"p1", "p3"}}, "not_drawn")
+	if j, err := svc.JoinEvening(ctx, c.Code, service.EveningJoinRequest{Name: "Zoe"}); err != nil || j.PlayerID != "p9" {
+		t.Errorf("a phone takes Zoe: %+v, %v", j, err)
+	}
+
+	v = mustActEvening(t, svc, c.Code, c.OrganizerToken, service.ActStartRound)
+	for _, r := range v.Rounds {
+		if slices.Contains(r.Tables[0].Players, "p2") || !slices.Contains(r.Tables[0].Players, "p9") {
+			t.Errorf("round %d seats %v: want Zoe, not p2", r.Round, r.Tables[0].Players)
+		}
+	}
+	endRound(t, svc, v, c.OrganizerToken)
+	played := mustAct(service.EveningAction{ID: "rec", Type: service.ActRecord})
+
+	// Between rounds: each change from round 2 on only.
+	a, b := played.Rounds[1].Tables[0].Players[0], played.Rounds[1].Tables[0].Players[1]
+	v = mustAct(service.EveningAction{ID: "sw1", Type: service.ActSwap, Players: []string{a, b}})
+	if got := v.Rounds[1].Tables[0].Players; got[0] != b || got[1] != a {
+		t.Errorf("round 2 after swapping %s and %s: %v", a, b, got)
+	}
+	v = mustAct(service.EveningAction{ID: "gone2", Type: service.ActAbsent, Player: "p5"})
+	v = mustAct(service.EveningAction{ID: "late2", Type: service.ActLate, Name: "Yuri"})
+	for r := 1; r < 3; r++ {
+		if got := v.Rounds[r].Tables[0].Players; slices.Contains(got, "p5") || !slices.Contains(got, "p10") {
+			t.Errorf("round %d seats %v: want Yuri (p10), not p5", r+1, got)
+		}
+	}
+	if fmt.Sprint(v.Rounds[0]) != fmt.Sprint(played.Rounds[0]) || fmt.Sprint(v.Standings) != fmt.Sprint(played.Standings) {
+		t.Errorf("round 1 or the standings changed:\n%+v\n%+v\nwere\n%+v\n%+v", v.Rounds[0], v.Standings, played.Rounds[0], played.Standings)
+	}
+	if v.Quality == nil {
+		t.Error("no quality after the changes")
+	}
+	wantStandings(t, svc, v)
+
+	p, err := svc.JoinEvening(ctx, c.Code, service.EveningJoinRequest{Name: "Player 1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.ActEvening(ctx, c.Code, p.Token, service.EveningAction{ID: "x", Type: service.ActAbsent, Player: "p3"}); service.As(err).Code != "not_organizer" {
+		t.Errorf("a player marks another absent: %v", err)
+	}
+	for _, tc := range []struct {
+		a    service.EveningAction
+		code string
+	}{
+		{service.EveningAction{ID: "r1", Type: service.ActSwap, Players: []string{"p1"}}, "bad_field"},
+		{service.EveningAction{ID: "r2", Type: service.ActSwap, Players: []string{"p1", "p1"}}, "bad_target"},
+		{service.EveningAction{ID: "r3", Type: service.ActSwap, Players: []string{"p1", "p42"}}, "bad_target"},
+		{service.EveningAction{ID: "r4", Type: service.ActSwap, Players: []string{"p1", "p5"}}, "player_absent"},
+		{service.EveningAction{ID: "r5", Type: service.ActAbsent}, "bad_field"},
+		{service.EveningAction{ID: "r6", Type: service.ActAbsent, Player: "p2"}, "player_absent"},
+		{service.EveningAction{ID: "r7", Type: service.ActLate, Name: ""}, "name_empty"},
+		{service.EveningAction{ID: "r8", Type: service.ActLate, Name: "Player 3"}, "name_taken"},
+	} {
+		wantRefused(tc.a, tc.code)
+	}
+
+	for range 2 {
+		v = mustActEvening(t, svc, c.Code, c.OrganizerToken, service.ActStartRound)
+		endRound(t, svc, v, c.OrganizerToken)
+	}
+	wantRefused(service.EveningAction{ID: "late3", Type: service.ActLate, Name: "Ann"}, "evening_over")
+	wantRefused(service.EveningAction{ID: "sw3", Type: service.ActSwap, Players: []string{"p1", "p3"}}, "evening_over")
+}
