@@ -353,7 +353,7 @@ func TestEveningSize(t *testing.T) {
 }
 
 // TestPropertyEveningStandings: over random evenings (tables, rounds, roster)
-// on the memory store or bbolt, wrapped to inject version conflicts and
+// on the memory store, bbolt or DynamoDB's API (dynalite), wrapped to inject version conflicts and
 // failures before and after writes, the tables of a round end at the same moment while others read the
 // evening and record it, all at once, every request retried as a client
 // retries it. At the end the standings are exactly the fold of every game's
@@ -364,14 +364,14 @@ func TestPropertyEveningStandings(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { bolt.Close() })
-	stores := map[string]store.Store{"memory": store.NewMemory(), "bolt": bolt}
+	stores := map[string]store.Store{"memory": store.NewMemory(), "bolt": bolt, "dynamo": dynamo(t)}
 	rapid.Check(t, func(rt *rapid.T) {
 		ctx := context.Background()
 		tables := rapid.IntRange(1, 3).Draw(rt, "tables")
 		rounds := rapid.IntRange(1, 3).Draw(rt, "rounds")
 		players := rapid.IntRange(5*tables, 7*tables).Draw(rt, "players")
 		readers := rapid.IntRange(1, 4).Draw(rt, "readers")
-		base := stores[rapid.SampledFrom([]string{"memory", "bolt"}).Draw(rt, "store")]
+		base := stores[rapid.SampledFrom([]string{"memory", "bolt", "dynamo"}).Draw(rt, "store")]
 		faulty := servicetest.NewFaulty(base, rapid.Uint64().Draw(rt, "faults"),
 			servicetest.Faults{Conflict: 0.3, Before: 0.05, After: 0.05})
 		svc := service.New(faulty, service.WithLogger(quiet))
