@@ -88,6 +88,30 @@ func (h *handler) actEvening(w http.ResponseWriter, r *http.Request) {
 	h.writeEvening(w, r, v)
 }
 
+// GET /api/evenings/{code}/export?format=mafiaratings: the evening's finished
+// games in a rating site's format and the games left out with why, for
+// anyone, as each game's export is; 409 game_not_over before any game is
+// over, 422 not_exportable when none of the finished ones can be told. Its
+// games are over and public, so it goes out compressed like any public read.
+func (h *handler) exportEvening(w http.ResponseWriter, r *http.Request) {
+	token, err := exportRequest(r)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	x, err := h.cfg.Games.EveningMafiaRatings(r.Context(), r.PathValue("code"), token)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	data, err := json.Marshal(x)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	writeJSONBody(w, r, http.StatusOK, data)
+}
+
 // writeEvening sends a view of an evening, gzipped where writeJSONBody would,
 // unless it holds a game token: the names in it are chosen by whoever joins,
 // and a compressed answer whose length moves with a guess at a secret beside

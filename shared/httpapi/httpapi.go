@@ -46,6 +46,7 @@ type Evenings interface {
 	JoinEvening(ctx context.Context, code string, req service.EveningJoinRequest) (service.EveningJoined, error)
 	ReadEvening(ctx context.Context, code, token string) (evening.View, error)
 	ActEvening(ctx context.Context, code, token string, a service.EveningAction) (evening.View, error)
+	EveningMafiaRatings(ctx context.Context, code, token string) (service.EveningExport, error)
 }
 
 var _ Games = (*service.Service)(nil)
@@ -106,6 +107,7 @@ func New(cfg Config) http.Handler {
 		PathEveningPlayers: h.joinEvening,
 		PathEvening:        h.readEvening,
 		PathEveningActions: h.actEvening,
+		PathEveningExport:  h.exportEvening,
 	}
 	mux := http.NewServeMux()
 	allowed := map[string][]string{}
@@ -468,11 +470,7 @@ const FormatMafiaRatings = "mafiaratings"
 // 409 game_not_over before, 422 not_exportable for a game the format cannot
 // tell. The token is optional, as for the protocol, and checked if given.
 func (h *handler) export(w http.ResponseWriter, r *http.Request) {
-	if f := r.URL.Query().Get("format"); f != FormatMafiaRatings {
-		h.fail(w, r, service.Refuse(service.ErrInvalid, "format must be "+FormatMafiaRatings))
-		return
-	}
-	token, err := bearer(r)
+	token, err := exportRequest(r)
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -488,6 +486,15 @@ func (h *handler) export(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSONBody(w, r, http.StatusOK, data)
+}
+
+// exportRequest checks an export's format (a game's or an evening's, which
+// take the same ones) and returns its optional token.
+func exportRequest(r *http.Request) (string, error) {
+	if f := r.URL.Query().Get("format"); f != FormatMafiaRatings {
+		return "", service.Refuse(service.ErrInvalid, "format must be "+FormatMafiaRatings)
+	}
+	return bearer(r)
 }
 
 // The links a QR code can hold (the qr route's ?link=).

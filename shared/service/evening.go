@@ -78,13 +78,28 @@ type eveningItem struct {
 // another byte.
 const eveningFormat = 1
 
-func encodeEvening(it *eveningItem) ([]byte, error) {
-	js, err := json.Marshal(it)
+func encodeEvening(it *eveningItem) ([]byte, error) { return deflateJSON(eveningFormat, it) }
+
+func decodeEvening(b []byte) (*eveningItem, error) {
+	it := &eveningItem{}
+	if err := inflateJSON(b, eveningFormat, "evening", it); err != nil {
+		return nil, err
+	}
+	if it.Tokens == nil {
+		it.Tokens = map[string][]byte{}
+	}
+	return it, nil
+}
+
+// deflateJSON is v as the evening's items are stored: a byte naming the
+// layout, then v's JSON deflated.
+func deflateJSON(format byte, v any) ([]byte, error) {
+	js, err := json.Marshal(v)
 	if err != nil {
 		return nil, err
 	}
 	var b bytes.Buffer
-	b.WriteByte(eveningFormat)
+	b.WriteByte(format)
 	w, err := flate.NewWriter(&b, flate.BestCompression)
 	if err != nil {
 		return nil, err
@@ -98,22 +113,17 @@ func encodeEvening(it *eveningItem) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-func decodeEvening(b []byte) (*eveningItem, error) {
-	if len(b) == 0 || b[0] != eveningFormat {
-		return nil, errors.New("service: stored evening of an unknown format")
+// inflateJSON reads into v what deflateJSON stored with format; what names
+// the item in the error of another layout.
+func inflateJSON(b []byte, format byte, what string, v any) error {
+	if len(b) == 0 || b[0] != format {
+		return fmt.Errorf("service: stored %s of an unknown format", what)
 	}
 	js, err := io.ReadAll(flate.NewReader(bytes.NewReader(b[1:])))
 	if err != nil {
-		return nil, err
+		return err
 	}
-	it := &eveningItem{}
-	if err := json.Unmarshal(js, it); err != nil {
-		return nil, err
-	}
-	if it.Tokens == nil {
-		it.Tokens = map[string][]byte{}
-	}
-	return it, nil
+	return json.Unmarshal(js, v)
 }
 
 // who is the viewer the token belongs to: "" the public, the organiser's
@@ -250,7 +260,7 @@ func (s *Service) ReadEvening(ctx context.Context, code, token string) (evening.
 		if !ok {
 			return false, errEveningToken()
 		}
-		if _, err := s.reconcile(ctx, it, now); err != nil {
+		if _, err := s.reconcile(ctx, it, now, false); err != nil {
 			return false, err
 		}
 		var err error
@@ -278,7 +288,7 @@ func (s *Service) JoinEvening(ctx context.Context, code string, req EveningJoinR
 	}
 	var out EveningJoined
 	version, err := s.eveningLoop(ctx, "join_evening", code, func(ctx context.Context, it *eveningItem, now time.Time) (bool, error) {
-		if _, err := s.reconcile(ctx, it, now); err != nil {
+		if _, err := s.reconcile(ctx, it, now, true); err != nil {
 			return false, err
 		}
 		if err := eveningLookalike(name, it.State.Players); err != nil {
@@ -367,7 +377,7 @@ func (s *Service) ActEvening(ctx context.Context, code, token string, a EveningA
 		if err := organizer(it); err != nil {
 			return false, err
 		}
-		changed, err := s.reconcile(ctx, it, now)
+		changed, err := s.reconcile(ctx, it, now, true)
 		if err != nil {
 			return false, err
 		}
@@ -458,7 +468,7 @@ func (s *Service) makeRound(ctx context.Context, code string, a EveningAction, o
 		if err := organizer(got); err != nil {
 			return false, err
 		}
-		_, err := s.reconcile(ctx, got, now)
+		_, err := s.reconcile(ctx, got, now, false)
 		it = got
 		return false, err
 	})
@@ -547,15 +557,26 @@ func (g *roundGames) start(it *eveningItem) error {
 // the race reloads and finds it recorded). There is no trigger at a game's
 // end to miss or to run twice: a game whose last step came by a deadline, on
 // a poll that writes nothing, is counted just the same.
-func (s *Service) reconcile(ctx context.Context, it *eveningItem, now time.Time) (bool, error) {
+//
+// keep is set by the requests that write the evening after it: they keep
+// each game's protocol (keepGame) before counting it, so that no game is ever
+// recorded without what its export needs once the game has expired. A read
+// (keep false) never writes, and what it counts in memory only is counted
+// again, and kept, by the next write.
+func (s *Service) reconcile(ctx context.Context, it *eveningItem, now time.Time, keep bool) (bool, error) {
 	changed := false
 	for _, g := range evening.Pending(it.State) {
-		r, over, err := s.score(ctx, g.Code, now)
+		p, r, over, err := s.score(ctx, g.Code, now)
 		if err != nil || !over {
 			if err != nil {
 				return false, err
 			}
 			continue
+		}
+		if keep {
+			if err := s.keepGame(ctx, it.State.Code, g, p, now); err != nil {
+				return false, err
+			}
 		}
 		st, recorded, err := evening.Record(it.State, r)
 		if err != nil {
@@ -566,30 +587,40 @@ func (s *Service) reconcile(ctx context.Context, it *eveningItem, now time.Time)
 	return changed, nil
 }
 
-// score reads the game with a code and, if it is over at now, scores it by
-// the evening's table. A game that has expired is not over: it can no longer
-// be counted.
-func (s *Service) score(ctx context.Context, code string, now time.Time) (scoring.Result, bool, error) {
+// score reads the game with a code and, if it is over at now, returns its
+// protocol (what its export needs, keepGame) and its score by the evening's
+// table.
+func (s *Service) score(ctx context.Context, code string, now time.Time) (protocol.Protocol, scoring.Result, bool, error) {
+	p, over, err := s.finished(ctx, code, now)
+	if err != nil || !over {
+		return protocol.Protocol{}, scoring.Result{}, false, err
+	}
+	r, err := scoring.Game(p, evening.Scoring(), nil)
+	if err != nil {
+		return protocol.Protocol{}, scoring.Result{}, false, fail(ErrInternal, "a game of the evening could not be scored", err)
+	}
+	return p, r, true, nil
+}
+
+// finished reads the game with a code and, if it is over at now, returns its
+// protocol. A game that has expired is not over: it can no longer be counted.
+func (s *Service) finished(ctx context.Context, code string, now time.Time) (protocol.Protocol, bool, error) {
 	got, err := s.st.Get(ctx, gameKey(code), false)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
-		return scoring.Result{}, false, nil
+		return protocol.Protocol{}, false, nil
 	case err != nil:
-		return scoring.Result{}, false, s.storeFailure(ctx, "score", code, err)
+		return protocol.Protocol{}, false, s.storeFailure(ctx, "score", code, err)
 	}
 	env, err := decode(got.State)
 	if err != nil {
-		return scoring.Result{}, false, fail(ErrInternal, "a game of the evening could not be read", err)
+		return protocol.Protocol{}, false, fail(ErrInternal, "a game of the evening could not be read", err)
 	}
 	game := rules.Advance(env.State, now)
 	if game.Phase.Name != rules.PhaseGameOver {
-		return scoring.Result{}, false, nil
+		return protocol.Protocol{}, false, nil
 	}
-	r, err := scoring.Game(protocol.Of(game), evening.Scoring(), nil)
-	if err != nil {
-		return scoring.Result{}, false, fail(ErrInternal, "a game of the evening could not be scored", err)
-	}
-	return r, true, nil
+	return protocol.Of(game), true, nil
 }
 
 // eveningStep is one try of a request on a loaded evening at time now, as a

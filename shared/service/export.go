@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 
+	"citysleeps/shared/protocol"
 	"citysleeps/shared/ratings"
 )
 
@@ -25,6 +26,14 @@ func (s *Service) MafiaRatings(ctx context.Context, code, token string) (ratings
 	if !p.Over {
 		return ratings.Game{}, &Error{Kind: ErrConflict, Code: CodeGameNotOver, Message: "a game is exported once it is over"}
 	}
+	return mafiaRatings(p)
+}
+
+// mafiaRatings is a finished game's protocol as mafiaratings' game JSON, or
+// ErrUnprocessable with CodeNotExportable and the reason: the one conversion
+// behind a game's export and an evening's (EveningMafiaRatings), so the two
+// never tell the same game apart.
+func mafiaRatings(p protocol.Protocol) (ratings.Game, error) {
 	g, err := ratings.MafiaRatings(p)
 	if u, ok := ratings.AsUnsupported(err); ok {
 		return ratings.Game{}, &Error{Kind: ErrUnprocessable, Code: CodeNotExportable, Message: u.Error()}

@@ -140,3 +140,11 @@ func (l *lazy) ActEvening(ctx context.Context, code, token string, a service.Eve
 	}
 	return s.ActEvening(ctx, code, token, a)
 }
+
+func (l *lazy) EveningMafiaRatings(ctx context.Context, code, token string) (service.EveningExport, error) {
+	s, err := l.get(ctx)
+	if err != nil {
+		return service.EveningExport{}, err
+	}
+	return s.EveningMafiaRatings(ctx, code, token)
+}
