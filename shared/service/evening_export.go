@@ -76,16 +76,21 @@ func (s *Service) keepGame(ctx context.Context, code string, g evening.Game, p p
 	case err == nil:
 		return nil
 	case errors.Is(err, store.ErrExists):
-		if s.ours(ctx, key, func(stored []byte) bool {
-			k, err := decodeKept(stored)
-			return err == nil && k.Game == g.Code
-		}) {
+		// Kept already, by a retry whose write landed or by another request
+		// that found the game over: it must hold this game. A read that fails
+		// here says nothing of whose the item is, and is tried again as any
+		// store failure is.
+		it, err := s.st.Get(ctx, key, true)
+		if err != nil {
+			return s.storeFailure(ctx, "keep_game", code, err)
+		}
+		if k, err := decodeKept(it.State); err == nil && k.Game == g.Code {
 			return nil
 		}
 		// Another game under this key would be one of an expired evening
 		// with the same code, whose kept games expire before it does.
 		s.log.ErrorContext(ctx, "service: another game is kept in this one's place", "evening", code, "game", g.Code, "key", key)
-		return fail(ErrInternal, "a game of the evening could not be kept", err)
+		return fail(ErrInternal, "a game of the evening could not be kept", fmt.Errorf("%s holds another game than %s", key, g.Code))
 	case errors.Is(err, store.ErrTooLarge):
 		s.log.ErrorContext(ctx, "service: game too large to keep for its evening's export", "evening", code, "game", g.Code, "bytes", len(b), "err", err)
 		return nil
