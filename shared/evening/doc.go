@@ -12,9 +12,13 @@
 // and again StartRound once every table of the round is recorded. Before a
 // round begins the organiser may Swap two players, mark one Absent or add a
 // Late one; each changes the seating from the next round not yet started on,
-// never a round started or a game recorded. The
-// standings are never stored: View folds them from the recorded games
-// (scoring.Standings), so they are always exactly the sum of the games.
+// never a round started or a game recorded. The organiser also enters the
+// referee's extra points for a player in a game (SetExtra), before or after
+// the game is recorded, and may hide the standings from all but the organiser
+// for a final round (HideStandings, ShowStandings). The standings are never
+// stored: View folds them from the recorded games the viewer may see, each
+// with its extras (scoring.WithExtras, then scoring.Standings), so they are
+// always exactly the sum of the games' points with their extras.
 //
 //	s, err := evening.New("K7QX2M", evening.Settings{Rules: opts, Moderator: "app", Lang: "en",
 //		Tables: 2, Rounds: 3, Names: names, Seed: seed})

@@ -41,8 +41,17 @@ type State struct {
 	// Played holds the room codes of the rounds started so far, by table; ""
 	// for a table closed that round.
 	Played [][]string `json:"played,omitempty"`
-	// Results are the finished games, scored, each recorded once (Record).
+	// Results are the finished games, scored, each recorded once (Record),
+	// as scored without the referee's extra points: those are in Extras.
 	Results []scoring.GameResult `json:"results,omitempty"`
+	// Extras are the referee's extra points (SetExtra), at most one for a
+	// player in a game, whether the game is recorded yet or not; the
+	// standings add them to their games' results (games).
+	Extras []Extra `json:"extras,omitempty"`
+	// HiddenFrom is, while the standings are hidden (HideStandings), the
+	// first round (from 0) whose games the public's standings leave out;
+	// nil while they are shown.
+	HiddenFrom *int `json:"hiddenFrom,omitempty"`
 }
 
 // Player is one name on the roster.
@@ -351,5 +360,6 @@ func (s State) clone() State {
 	n.Players = slices.Clone(s.Players)
 	n.Played = slices.Clone(s.Played)
 	n.Results = slices.Clone(s.Results)
+	n.Extras = slices.Clone(s.Extras)
 	return n
 }

@@ -16,7 +16,9 @@ type Viewer struct {
 var Public = Viewer{}
 
 // View is what one viewer sees of an evening. Everything but You is public: a
-// club's roster, seating and standings are read out in the room anyway.
+// club's roster, seating, standings and the referee's extra points with their
+// reasons are read out in the room anyway; only while the standings are
+// hidden (HiddenFrom) does the organiser see more of them than the others.
 type View struct {
 	Code      string        `json:"code"`
 	Version   int64         `json:"version"`
@@ -31,6 +33,10 @@ type View struct {
 	Players    []Player           `json:"players"`
 	Rounds     []RoundView        `json:"rounds"`
 	Standings  []scoring.Standing `json:"standings"`
+	// HiddenFrom is, while the standings are hidden, the first round (from
+	// 1) whose games they leave out for all but the organiser, whose
+	// standings are whole; 0 while they are shown.
+	HiddenFrom int `json:"hiddenFrom,omitempty"`
 	// Quality is the seating's, once it is drawn.
 	Quality   *Quality `json:"quality"`
 	Organizer bool     `json:"organizer,omitempty"`
@@ -51,6 +57,9 @@ type TableView struct {
 	Table   int      `json:"table"`
 	Game    string   `json:"game,omitempty"`
 	Players []string `json:"players"`
+	// Extras are the referee's extra points at this game, in seat order,
+	// left out where the viewer may not see the round's points (State.Hides).
+	Extras []Extra `json:"extras,omitempty"`
 }
 
 // Quality is the seating's Score in mafiaratings' measure (0 is perfect), as
@@ -75,16 +84,26 @@ type You struct {
 }
 
 // ViewOf is the viewer's view of the evening. Its standings are folded from
-// the recorded games (scoring.Standings); it fails only on a stored evening
-// that cannot be read back.
+// the recorded games the viewer may see, with their extras (games and
+// scoring.Standings), so that nothing of a hidden round reaches another than
+// the organiser: not its points, nor its games counted, nor a player who
+// played only there. It fails only on a stored evening that cannot be read
+// back.
 func ViewOf(s State, v Viewer) (View, error) {
-	standings, err := scoring.Standings(Scoring(), s.Results)
+	games, err := s.games(v)
+	if err != nil {
+		return View{}, err
+	}
+	standings, err := scoring.Standings(Scoring(), games)
 	if err != nil {
 		return View{}, err
 	}
 	out := View{Code: s.Code, Rules: s.Rules, Moderator: s.Moderator, Lang: s.Lang,
 		Tables: s.Tables, RoundCount: s.Rounds, Round: len(s.Played),
 		Players: s.Players, Rounds: []RoundView{}, Standings: standings, Organizer: v.Organizer}
+	if s.HiddenFrom != nil {
+		out.HiddenFrom = *s.HiddenFrom + 1
+	}
 	if s.Drawn() {
 		sc, err := s.seating()
 		if err != nil {
@@ -101,6 +120,9 @@ func ViewOf(s State, v Viewer) (View, error) {
 				rv.Tables[t] = TableView{Table: t + 1, Players: players}
 				if r < len(s.Played) {
 					rv.Tables[t].Game = s.Played[r][t]
+					if !s.Hides(v, r) {
+						rv.Tables[t].Extras = s.extrasOf(rv.Tables[t].Game, players)
+					}
 				}
 			}
 			for _, p := range sc.Rounds[r].SitOut {

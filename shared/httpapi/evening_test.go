@@ -275,3 +275,75 @@ func TestEveningRosterChanges(t *testing.T) {
 		})
 	}
 }
+
+// TestEveningExtrasAndHiddenStandings: the referee's extra points and the
+// hidden standings as the organiser sends them: an extra's points are an
+// exact decimal shown with its reason at its game, the bound and the fields
+// are refused with their documented 4xx and nothing stored, and while the
+// standings are hidden the public's GET shows them as before the last round
+// and the organiser's whole.
+func TestEveningExtrasAndHiddenStandings(t *testing.T) {
+	e := newEnv(t, Config{})
+	c := e.newEvening(1, 2, 7)
+	org := c.OrganizerToken
+	var v evening.View
+	e.Expect(e.actEvening(c.Code, org, `{"type":"start_round","id":"r1"}`), http.StatusOK, &v)
+	g := v.Rounds[0].Tables[0]
+	extra := func(id, player, points, reason string) string {
+		return fmt.Sprintf(`{"type":"extra","id":%q,"game":%q,"player":%q,"points":%s,"reason":%q}`, id, g.Game, player, points, reason)
+	}
+	e.Expect(e.actEvening(c.Code, org, extra("x1", g.Players[0], "0.7", "found the Don")), http.StatusOK, &v)
+	if x := v.Rounds[0].Tables[0].Extras; len(x) != 1 || x[0].Points != 70 || x[0].Player != g.Players[0] || x[0].Reason != "found the Don" {
+		t.Fatalf("the extra in the view: %+v", x)
+	}
+	res := e.Do(apitest.Request{Method: "GET", Path: "/api/evenings/" + c.Code})
+	if want := fmt.Sprintf(`"extras":[{"game":%q,"player":%q,"points":0.7,"reason":"found the Don"}]`, g.Game, g.Players[0]); !strings.Contains(string(res.Body), want) {
+		t.Errorf("the public view has no %s: %s", want, res.Body)
+	}
+
+	version := e.eveningVersion(c.Code)
+	for _, tc := range []struct {
+		name, body string
+		status     int
+		code       string
+	}{
+		{"beyond the bound", extra("y1", g.Players[0], "0.71", "r"), 400, "invalid_extra"},
+		{"below the bound", extra("y2", g.Players[0], "-0.8", "r"), 400, "invalid_extra"},
+		{"no reason", extra("y3", g.Players[0], "0.5", " "), 400, "invalid_extra"},
+		{"a thousandth", extra("y4", g.Players[0], "0.125", "r"), 400, CodeMalformed},
+		{"points as text", extra("y5", g.Players[0], `"0.5"`, "r"), 400, CodeMalformed},
+		{"no such player", extra("y6", "p99", "0.5", "r"), 400, "bad_target"},
+		{"no game", `{"type":"extra","id":"y7","player":"p1","points":0.5,"reason":"r"}`, 400, "bad_field"},
+		{"not a game of the evening", `{"type":"extra","id":"y8","game":"ZZZZZZ","player":"p1","points":0.5,"reason":"r"}`, 400, "bad_target"},
+		{"show while shown", `{"type":"show_standings","id":"y9"}`, 409, "standings_shown"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e.ExpectError(e.actEvening(c.Code, org, tc.body), tc.status, tc.code)
+			if got := e.eveningVersion(c.Code); got != version {
+				t.Errorf("version %d after a refusal, was %d", got, version)
+			}
+		})
+	}
+
+	e.endTable(g.Game, org)
+	e.Expect(e.actEvening(c.Code, org, `{"type":"record","id":"rec1"}`), http.StatusOK, &v)
+	before := e.readEvening(c.Code, "")
+	e.Expect(e.actEvening(c.Code, org, `{"type":"hide_standings","id":"h1"}`), http.StatusOK, &v)
+	e.ExpectError(e.actEvening(c.Code, org, `{"type":"hide_standings","id":"h2"}`), 409, "standings_hidden")
+	e.Expect(e.actEvening(c.Code, org, `{"type":"start_round","id":"r2"}`), http.StatusOK, &v)
+	e.endTable(v.Rounds[1].Tables[0].Game, org)
+	e.Expect(e.actEvening(c.Code, org, `{"type":"record","id":"rec2"}`), http.StatusOK, &v)
+
+	pub := e.readEvening(c.Code, "")
+	if pub.HiddenFrom != 2 || fmt.Sprint(pub.Standings) != fmt.Sprint(before.Standings) {
+		t.Errorf("the public while hidden: from round %d, %+v; want round 2 and the standings after round 1 %+v", pub.HiddenFrom, pub.Standings, before.Standings)
+	}
+	whole := e.readEvening(c.Code, org)
+	if whole.HiddenFrom != 2 || fmt.Sprint(whole.Standings) == fmt.Sprint(before.Standings) {
+		t.Errorf("the organiser while hidden: from round %d, %+v; want round 2 counted", whole.HiddenFrom, whole.Standings)
+	}
+	e.Expect(e.actEvening(c.Code, org, `{"type":"show_standings","id":"s1"}`), http.StatusOK, &v)
+	if pub := e.readEvening(c.Code, ""); pub.HiddenFrom != 0 || fmt.Sprint(pub.Standings) != fmt.Sprint(whole.Standings) {
+		t.Errorf("the public once shown: %+v, want the organiser's %+v", pub.Standings, whole.Standings)
+	}
+}

@@ -158,12 +158,6 @@ func Game(p protocol.Protocol, t Table, extras []Extra) (Result, error) {
 				sr.Points.BestMove = t.BestMove.Points[m.Black]
 			}
 		}
-		if e, ok := bySeat[s.Seat]; ok {
-			sr.Points.Extra, sr.Reason, sr.WorstMove = e.Points, e.Reason, e.WorstMove
-		}
-		if t.AutoBonus.On && !sr.WorstMove {
-			sr.Points.AutoBonus = t.AutoBonus.Points
-		}
 		if t.Penalty.On {
 			switch sr.Left {
 			case protocol.LeftRemoved:
@@ -175,10 +169,48 @@ func Game(p protocol.Protocol, t Table, extras []Extra) (Result, error) {
 		if c := t.Compensation; c.Share == 0 && compensated(c, sr) {
 			sr.Points.Compensation = c.Points
 		}
-		sr.Points.Total = sr.Points.sum()
 		r.Seats[i] = sr
 	}
-	return r, nil
+	return withExtras(t, r, bySeat), nil
+}
+
+// WithExtras returns r, a game scored by table t, with the referee's extras
+// (at most one a seat) in place of those it was scored with: each seat's
+// extra points, reason and worst move, so its auto-bonus and its total; a
+// seat no extra names has none. It is the very step by which Game applies
+// extras, so a game scored with none and given its extras here is the game
+// Game scores with them. An evening relies on it: it keeps each game's result
+// as scored without extras and adds the extras the referee entered, before
+// or after the game ended, whenever it adds up the standings.
+//
+// It refuses an invalid table (ErrInvalidTable) and the extras Game refuses
+// (ErrInvalidExtra).
+func WithExtras(t Table, r Result, extras []Extra) (Result, error) {
+	if err := t.Validate(); err != nil {
+		return Result{}, err
+	}
+	bySeat, err := checkExtras(t, len(r.Seats), extras)
+	if err != nil {
+		return Result{}, err
+	}
+	return withExtras(t, r, bySeat), nil
+}
+
+// withExtras is WithExtras of extras checked and by seat. It writes to a copy
+// of r's seats, so the caller's result is left as it was.
+func withExtras(t Table, r Result, bySeat map[int]Extra) Result {
+	r.Seats = slices.Clone(r.Seats)
+	for i := range r.Seats {
+		sr := &r.Seats[i]
+		e := bySeat[sr.Seat]
+		sr.Points.Extra, sr.Reason, sr.WorstMove = e.Points, e.Reason, e.WorstMove
+		sr.Points.AutoBonus = 0
+		if t.AutoBonus.On && !sr.WorstMove {
+			sr.Points.AutoBonus = t.AutoBonus.Points
+		}
+		sr.Points.Total = sr.Points.sum()
+	}
+	return r
 }
 
 // firstShotNight is the first night whose shots count: night 1, or night 2
@@ -237,34 +269,53 @@ func bestMoves(p protocol.Protocol) (map[int]protocol.BestMove, error) {
 	return moves, nil
 }
 
-// checkExtras refuses extras t does not allow, and returns them by seat with
-// their reasons trimmed.
+// checkExtras refuses extras t does not allow (CheckExtra) or two for one
+// seat, and returns them by seat with their reasons trimmed.
 func checkExtras(t Table, seats int, extras []Extra) (map[int]Extra, error) {
 	bySeat := map[int]Extra{}
 	for _, e := range extras {
-		bad := func(format string, args ...any) error {
-			return refusef(ErrInvalidExtra, "seat %d: "+format, append([]any{e.Seat}, args...)...)
+		if _, twice := bySeat[e.Seat]; twice {
+			return nil, refusef(ErrInvalidExtra, "seat %d: one entry a seat: change it rather than add another", e.Seat)
 		}
-		e.Reason = strings.TrimSpace(e.Reason)
-		switch _, twice := bySeat[e.Seat]; {
-		case e.Seat < 1 || e.Seat > seats:
-			return nil, bad("the game has seats 1 to %d", seats)
-		case twice:
-			return nil, bad("one entry a seat: change it rather than add another")
-		case e.Points != 0 && !t.Extra.On:
-			return nil, bad("the table gives no extra points")
-		case e.Points < t.Extra.Min || e.Points > t.Extra.Max:
-			return nil, bad("extra points are from %s to %s, not %s", t.Extra.Min, t.Extra.Max, e.Points)
-		case e.WorstMove && !t.AutoBonus.On:
-			return nil, bad("the table has no auto-bonus for a worst move to take away")
-		case e.Reason == "":
-			return nil, bad("extra points need a reason")
-		case !utf8.ValidString(e.Reason) || utf8.RuneCountInString(e.Reason) > MaxReason:
-			return nil, bad("a reason is at most %d characters of UTF-8", MaxReason)
-		case strings.ContainsFunc(e.Reason, func(r rune) bool { return unicode.IsControl(r) && r != '\n' }):
-			return nil, bad("a reason is text: no control characters but new lines")
+		e, err := CheckExtra(t, seats, e)
+		if err != nil {
+			return nil, err
 		}
 		bySeat[e.Seat] = e
 	}
 	return bySeat, nil
+}
+
+// CheckExtra refuses an extra that t does not allow in a game of seats seats
+// (ErrInvalidExtra), and returns it with its reason trimmed: the check Game
+// and WithExtras make of each extra, for one who keeps an extra before its
+// game is scored (an evening's referee enters them while the game plays) and
+// must refuse it then rather than when the standings are added up. The reason
+// is shown on the standings to the whole room, so it must be text that reads
+// as it is: no control characters but new lines, and no direction marks
+// that would turn the text around it.
+func CheckExtra(t Table, seats int, e Extra) (Extra, error) {
+	bad := func(format string, args ...any) error {
+		return refusef(ErrInvalidExtra, "seat %d: "+format, append([]any{e.Seat}, args...)...)
+	}
+	e.Reason = strings.TrimSpace(e.Reason)
+	switch {
+	case e.Seat < 1 || e.Seat > seats:
+		return Extra{}, bad("the game has seats 1 to %d", seats)
+	case e.Points != 0 && !t.Extra.On:
+		return Extra{}, bad("the table gives no extra points")
+	case e.Points < t.Extra.Min || e.Points > t.Extra.Max:
+		return Extra{}, bad("extra points are from %s to %s, not %s", t.Extra.Min, t.Extra.Max, e.Points)
+	case e.WorstMove && !t.AutoBonus.On:
+		return Extra{}, bad("the table has no auto-bonus for a worst move to take away")
+	case e.Reason == "":
+		return Extra{}, bad("extra points need a reason")
+	case !utf8.ValidString(e.Reason) || utf8.RuneCountInString(e.Reason) > MaxReason:
+		return Extra{}, bad("a reason is at most %d characters of UTF-8", MaxReason)
+	case strings.ContainsFunc(e.Reason, func(r rune) bool {
+		return unicode.IsControl(r) && r != '\n' || unicode.Is(unicode.Bidi_Control, r)
+	}):
+		return Extra{}, bad("a reason is text: no control characters but new lines, and no direction marks")
+	}
+	return e, nil
 }

@@ -3,6 +3,7 @@ package scoring_test
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -215,7 +216,8 @@ func TestPenalty(t *testing.T) {
 
 // TestExtra: the referee's extra points within FIIM's bound of ±0.7, each
 // with a reason, and the worst move that takes the auto-bonus away; the rest
-// is refused.
+// is refused. WithExtras of the game scored without extras gives the same
+// result or the same refusal: an evening adds them so.
 func TestExtra(t *testing.T) {
 	none := scoring.FIIM()
 	none.Extra = scoring.ExtraPolicy{}
@@ -240,6 +242,8 @@ func TestExtra(t *testing.T) {
 		{"no reason", scoring.FIIM(), []scoring.Extra{{Seat: 3, Points: 10, Reason: " \n"}}, "invalid_extra"},
 		{"too long a reason", scoring.FIIM(), []scoring.Extra{{Seat: 3, Points: 10, Reason: long + "!"}}, "invalid_extra"},
 		{"a control character", scoring.FIIM(), []scoring.Extra{{Seat: 3, Points: 10, Reason: "a\x07b"}}, "invalid_extra"},
+		{"a direction mark", scoring.FIIM(), []scoring.Extra{{Seat: 3, Points: 10, Reason: "a\u202eb"}}, "invalid_extra"},
+		{"new lines", scoring.FIIM(), []scoring.Extra{{Seat: 3, Points: 10, Reason: "a\nb"}}, "0.1 0.3"},
 		{"no such seat", scoring.FIIM(), []scoring.Extra{{Seat: 11, Points: 10, Reason: "x"}}, "invalid_extra"},
 		{"seat 0", scoring.FIIM(), []scoring.Extra{{Seat: 0, Points: 10, Reason: "x"}}, "invalid_extra"},
 		{"twice a seat", scoring.FIIM(), []scoring.Extra{{Seat: 3, Points: 10, Reason: "x"}, {Seat: 3, Points: 10, Reason: "y"}}, "invalid_extra"},
@@ -248,6 +252,11 @@ func TestExtra(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			r, err := scoring.Game(finished(rules.Town), c.table, c.extras)
+			later, lerr := scoring.WithExtras(c.table, mustGame(t, finished(rules.Town), c.table), c.extras)
+			if e, _ := scoring.AsError(err); (err == nil) != (lerr == nil) || err == nil && !reflect.DeepEqual(later, r) ||
+				err != nil && !errors.Is(lerr, e) {
+				t.Errorf("WithExtras after the game: %+v, %v; Game with them: %+v, %v", later, lerr, r, err)
+			}
 			got := ""
 			if e, ok := scoring.AsError(err); ok {
 				got = e.Code

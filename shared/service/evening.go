@@ -48,10 +48,19 @@ const (
 	ActSwap   = "swap"
 	ActAbsent = "absent"
 	ActLate   = "late"
+	// ActExtra sets the referee's extra points for a player in a game of the
+	// evening (evening.SetExtra).
+	ActExtra = "extra"
+	// ActHideStandings hides the standings from all but the organiser for a
+	// final round, and ActShowStandings shows them again
+	// (evening.HideStandings, ShowStandings).
+	ActHideStandings = "hide_standings"
+	ActShowStandings = "show_standings"
 )
 
 // eveningActions are the types an evening's action may have.
-var eveningActions = []string{ActStartRound, ActRecord, ActSwap, ActAbsent, ActLate}
+var eveningActions = []string{ActStartRound, ActRecord, ActSwap, ActAbsent, ActLate,
+	ActExtra, ActHideStandings, ActShowStandings}
 
 // EveningActionType reports whether typ is one of an evening's actions, so that
 // the HTTP layer names it in its metrics (and any other type "unknown").
@@ -181,10 +190,15 @@ type EveningAction struct {
 	Type string `json:"type"`
 	// Players are the two ids a swap exchanges.
 	Players []string `json:"players,omitempty"`
-	// Player is the id an absent marks gone.
+	// Player is the id an absent marks gone, or an extra is for.
 	Player string `json:"player,omitempty"`
 	// Name is a late player's, checked as a joining phone's is.
 	Name string `json:"name,omitempty"`
+	// Game, Points and Reason are an extra's: the room code of the game,
+	// the points (0 takes the player's extra in that game away) and why.
+	Game   string         `json:"game,omitempty"`
+	Points scoring.Points `json:"points,omitempty"`
+	Reason string         `json:"reason,omitempty"`
 }
 
 // CreateEvening makes an evening before its first round and returns its code,
@@ -327,7 +341,9 @@ func eveningLookalike(name string, roster []evening.Player) error {
 }
 
 // ActEvening applies one action of the organiser (ActStartRound, ActRecord,
-// and the roster's changes ActSwap, ActAbsent, ActLate) and returns the organiser's view after it. An action id already applied
+// the roster's changes ActSwap, ActAbsent, ActLate, and the word on the
+// standings ActExtra, ActHideStandings, ActShowStandings) and returns the
+// organiser's view after it. An action id already applied
 // changes nothing and answers with the view, so a retry is safe.
 //
 // Starting a round draws the seating at the first, then makes the round's
@@ -359,7 +375,7 @@ func (s *Service) ActEvening(ctx context.Context, code, token string, a EveningA
 		}
 		return nil
 	}
-	apply, err := rosterChange(a)
+	apply, err := change(a)
 	if err != nil {
 		return evening.View{}, err
 	}
@@ -398,29 +414,49 @@ func (s *Service) ActEvening(ctx context.Context, code, token string, a EveningA
 	return v, nil
 }
 
-// rosterChange is what a swap, an absent or a late does to a stored evening,
-// its fields checked first (a late name as a joining phone's, by cleanName
-// here and for look-alikes against the roster it meets); nil for the other
-// actions. What the evening refuses (evening.Swap, Absent, Late) changes
-// nothing, as every refused action.
-func rosterChange(a EveningAction) (func(it *eveningItem) error, error) {
+// change is what an action other than a start of a round or a record does to
+// a stored evening: a swap, an absent or a late, an extra, a hiding or a
+// showing of the standings; its fields checked first (a late name as a
+// joining phone's, by cleanName here and for look-alikes against the roster
+// it meets); nil for the other actions. What the evening refuses
+// (evening.Swap, Absent, Late, SetExtra, HideStandings, ShowStandings)
+// changes nothing, as every refused action.
+func change(a EveningAction) (func(it *eveningItem) error, error) {
+	state := func(f func(evening.State) (evening.State, error)) func(it *eveningItem) error {
+		return func(it *eveningItem) error {
+			st, err := f(it.State)
+			if err != nil {
+				return err
+			}
+			it.State = st
+			return nil
+		}
+	}
 	switch a.Type {
+	case ActExtra:
+		if a.Game == "" || a.Player == "" {
+			return nil, refused(refuseField("extra: game must be the room code of a game of the evening, and player the id of one who played it"))
+		}
+		game := a.Game
+		if up, ok := normalizeCode(game); ok {
+			game = up // a room code is read in any case, as the games API reads it
+		}
+		e := evening.Extra{Game: game, Player: a.Player, Points: a.Points, Reason: a.Reason}
+		return state(func(st evening.State) (evening.State, error) { return evening.SetExtra(st, e) }), nil
+	case ActHideStandings:
+		return state(evening.HideStandings), nil
+	case ActShowStandings:
+		return state(evening.ShowStandings), nil
 	case ActSwap:
 		if len(a.Players) != 2 {
 			return nil, refused(refuseField("swap: players must be the ids of the two players to exchange"))
 		}
-		return func(it *eveningItem) (err error) {
-			it.State, err = evening.Swap(it.State, a.Players[0], a.Players[1])
-			return err
-		}, nil
+		return state(func(st evening.State) (evening.State, error) { return evening.Swap(st, a.Players[0], a.Players[1]) }), nil
 	case ActAbsent:
 		if a.Player == "" {
 			return nil, refused(refuseField("absent: player must be the id of the player who leaves"))
 		}
-		return func(it *eveningItem) (err error) {
-			it.State, err = evening.Absent(it.State, a.Player)
-			return err
-		}, nil
+		return state(func(st evening.State) (evening.State, error) { return evening.Absent(st, a.Player) }), nil
 	case ActLate:
 		name, err := cleanName(a.Name)
 		if err != nil {

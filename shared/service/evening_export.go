@@ -28,6 +28,12 @@ import (
 // (keptGame lives EveningTTL from the game's recording).
 const CodeNotKept = "not_kept"
 
+// CodeStandingsHidden is the code of an evening's game whose round the
+// organiser's hidden standings cover (evening.HideStandings): its export
+// would tell its winner, so only the organiser's token gets it until the
+// standings are shown. It is the evening's refusal's code for the same cause.
+var CodeStandingsHidden = evening.ErrStandingsHidden.Code
+
 // keptFormat opens a kept game: deflated JSON (deflateJSON). A later layout
 // gets another byte.
 const keptFormat = 1
@@ -115,7 +121,8 @@ type ExportedGame struct {
 
 // SkippedGame is a game of an evening its export leaves out, and why: Code
 // is CodeGameNotOver (still in play), CodeNotExportable (the format cannot
-// tell it; Reason says why, as the game's own export would) or CodeNotKept.
+// tell it; Reason says why, as the game's own export would), CodeNotKept, or
+// CodeStandingsHidden.
 type SkippedGame struct {
 	EveningGame
 	Code   string `json:"code"`
@@ -147,11 +154,12 @@ type EveningExport struct {
 func (s *Service) EveningMafiaRatings(ctx context.Context, code, token string) (EveningExport, error) {
 	var out EveningExport
 	_, err := s.eveningLoop(ctx, opReadEvening, code, func(ctx context.Context, it *eveningItem, now time.Time) (bool, error) {
-		if _, ok := it.who(token); !ok {
+		viewer, ok := it.who(token)
+		if !ok {
 			return false, errEveningToken()
 		}
 		var err error
-		out, err = s.exportEvening(ctx, it, now)
+		out, err = s.exportEvening(ctx, it, viewer, now)
 		return false, err
 	})
 	if err != nil {
@@ -161,7 +169,7 @@ func (s *Service) EveningMafiaRatings(ctx context.Context, code, token string) (
 		return out, nil
 	}
 	for _, sk := range out.Skipped {
-		if sk.Code != CodeGameNotOver {
+		if sk.Code != CodeGameNotOver && sk.Code != CodeStandingsHidden {
 			return EveningExport{}, &Error{Kind: ErrUnprocessable, Code: CodeNotExportable, Message: fmt.Sprintf(
 				"no finished game of this evening can be exported; game %d (round %d, table %d): %s",
 				sk.Number, sk.Round, sk.Table, sk.Reason)}
@@ -171,8 +179,9 @@ func (s *Service) EveningMafiaRatings(ctx context.Context, code, token string) (
 }
 
 // exportEvening converts or skips every game the evening started, round by
-// round and table by table.
-func (s *Service) exportEvening(ctx context.Context, it *eveningItem, now time.Time) (EveningExport, error) {
+// round and table by table, as the viewer may see them: a round the hidden
+// standings cover is skipped for all but the organiser.
+func (s *Service) exportEvening(ctx context.Context, it *eveningItem, viewer evening.Viewer, now time.Time) (EveningExport, error) {
 	st := it.State
 	out := EveningExport{Evening: st.Code, Games: []ExportedGame{}, Skipped: []SkippedGame{}}
 	for r, codes := range st.Played {
@@ -182,6 +191,11 @@ func (s *Service) exportEvening(ctx context.Context, it *eveningItem, now time.T
 			}
 			g := evening.Game{Code: code, Round: r, Table: t}
 			name := EveningGame{Game: code, Round: r + 1, Table: t + 1, Number: st.Number(g)}
+			if st.Hides(viewer, r) {
+				out.Skipped = append(out.Skipped, SkippedGame{EveningGame: name, Code: CodeStandingsHidden,
+					Reason: "the organiser hides this round's results until the standings are shown"})
+				continue
+			}
 			p, ok, err := s.gameProtocol(ctx, st, g, now)
 			if err != nil {
 				return EveningExport{}, err

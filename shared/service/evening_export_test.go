@@ -121,3 +121,45 @@ func TestEveningExportNotExportable(t *testing.T) {
 		t.Fatalf("an unknown evening: %v, want 404", err)
 	}
 }
+
+// TestEveningExportHidden: while the standings are hidden, the export gives
+// the public the games before the hidden round and lists the hidden round's
+// as skipped (each tells its winner, so its points); the organiser gets them
+// all, and so does everyone once the standings are shown.
+func TestEveningExportHidden(t *testing.T) {
+	ctx := context.Background()
+	svc := service.New(store.NewMemory(), service.WithLogger(quiet))
+	c := mustEvening(t, svc, service.EveningRequest{Preset: rules.PresetSport, Moderator: rules.ModeratorHost,
+		Tables: 1, Rounds: 2, Players: roster(10)})
+	org := c.OrganizerToken
+	endRound(t, svc, mustActEvening(t, svc, c.Code, org, service.ActStartRound), org)
+	mustActEvening(t, svc, c.Code, org, service.ActHideStandings)
+	endRound(t, svc, mustActEvening(t, svc, c.Code, org, service.ActStartRound), org)
+	mustActEvening(t, svc, c.Code, org, service.ActRecord)
+
+	rounds := func(token string) (games, skipped []int, hidden bool) {
+		t.Helper()
+		x, err := svc.EveningMafiaRatings(ctx, c.Code, token)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, g := range x.Games {
+			games = append(games, g.Round)
+		}
+		for _, g := range x.Skipped {
+			skipped = append(skipped, g.Round)
+			hidden = hidden || g.Code == service.CodeStandingsHidden
+		}
+		return games, skipped, hidden
+	}
+	if games, skipped, hidden := rounds(""); !reflect.DeepEqual(games, []int{1}) || !reflect.DeepEqual(skipped, []int{2}) || !hidden {
+		t.Errorf("the public's export while hidden: rounds %v, skipped %v (hidden %v); want round 1, round 2 skipped as hidden", games, skipped, hidden)
+	}
+	if games, _, _ := rounds(org); !reflect.DeepEqual(games, []int{1, 2}) {
+		t.Errorf("the organiser's export while hidden: rounds %v, want both", games)
+	}
+	mustActEvening(t, svc, c.Code, org, service.ActShowStandings)
+	if games, _, _ := rounds(""); !reflect.DeepEqual(games, []int{1, 2}) {
+		t.Errorf("the public's export once shown: rounds %v, want both", games)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -123,7 +124,10 @@ func endRound(tb tester, svc servicetest.Client, v evening.View, host string) {
 }
 
 // wantStandings checks that the evening's standings are exactly the fold of
-// its games' protocols, each game once, as scored by the evening's table.
+// its games' protocols, each game once, as scored by the evening's table with
+// the referee's extras the view shows at each game: scored again from the
+// protocol here, where the evening adds them to the result it recorded, so the
+// two ways must agree. v must show every round's points (not hidden).
 func wantStandings(tb tester, svc *service.Service, v evening.View) {
 	tb.Helper()
 	var games []scoring.GameResult
@@ -136,7 +140,11 @@ func wantStandings(tb tester, svc *service.Service, v evening.View) {
 			if err != nil {
 				tb.Fatalf("protocol of %s: %v", t.Game, err)
 			}
-			res, err := scoring.Game(p, evening.Scoring(), nil)
+			var extras []scoring.Extra
+			for _, e := range t.Extras {
+				extras = append(extras, scoring.Extra{Seat: slices.Index(t.Players, e.Player) + 1, Points: e.Points, Reason: e.Reason})
+			}
+			res, err := scoring.Game(p, evening.Scoring(), extras)
 			if err != nil {
 				tb.Fatalf("score %s: %v", t.Game, err)
 			}
@@ -475,13 +483,7 @@ func TestEveningRosterChanges(t *testing.T) {
 	}
 	wantRefused := func(a service.EveningAction, code string) {
 		t.Helper()
-		before, _ := svc.ReadEvening(ctx, c.Code, "")
-		if _, err := act(a); service.As(err) == nil || service.As(err).Code != code {
-			t.Errorf("%+v: %v, want %s", a, err, code)
-		}
-		if after, _ := svc.ReadEvening(ctx, c.Code, ""); after.Version != before.Version {
-			t.Errorf("%+v refused, yet the evening went from version %d to %d", a, before.Version, after.Version)
-		}
+		refusedEvening(t, svc, c.Code, c.OrganizerToken, a, code)
 	}
 
 	// Before the draw: a late name on the roster, an absent one marked out, no swap.
@@ -557,4 +559,166 @@ func TestEveningRosterChanges(t *testing.T) {
 	}
 	wantRefused(service.EveningAction{ID: "late3", Type: service.ActLate, Name: "Ann"}, "evening_over")
 	wantRefused(service.EveningAction{ID: "sw3", Type: service.ActSwap, Players: []string{"p1", "p3"}}, "evening_over")
+}
+
+// refusedEvening fails t unless the organiser's action a is refused with
+// code and leaves the evening as it was.
+func refusedEvening(t *testing.T, svc *service.Service, code, token string, a service.EveningAction, want string) {
+	t.Helper()
+	ctx := context.Background()
+	before, _ := svc.ReadEvening(ctx, code, token)
+	if _, err := svc.ActEvening(ctx, code, token, a); service.As(err) == nil || service.As(err).Code != want {
+		t.Errorf("%+v: %v, want %s", a, err, want)
+	}
+	if after, _ := svc.ReadEvening(ctx, code, token); after.Version != before.Version {
+		t.Errorf("%+v refused, yet the evening went from version %d to %d", a, before.Version, after.Version)
+	}
+}
+
+// standingOf is the player's total in the view's standings.
+func standingOf(v evening.View, player string) scoring.Points {
+	for _, st := range v.Standings {
+		if st.Player == player {
+			return st.Points.Total
+		}
+	}
+	return 0
+}
+
+// TestEveningExtras: the referee's extra points through ActEvening: entered
+// while the game plays or after it is recorded, the standings are the same,
+// and always the games' protocols scored with their extras; each applied once
+// by its id; out of bounds or of the evening, refused, nothing changed.
+func TestEveningExtras(t *testing.T) {
+	ctx := context.Background()
+	svc := service.New(store.NewMemory(), service.WithLogger(quiet))
+	c := mustEvening(t, svc, classicEvening(2, 2, 12))
+	org := c.OrganizerToken
+	act := func(a service.EveningAction) evening.View {
+		t.Helper()
+		v, err := svc.ActEvening(ctx, c.Code, org, a)
+		if err != nil {
+			t.Fatalf("%+v: %v", a, err)
+		}
+		return v
+	}
+	v := mustActEvening(t, svc, c.Code, org, service.ActStartRound)
+	g1, g2 := v.Rounds[0].Tables[0], v.Rounds[0].Tables[1]
+	extra := service.EveningAction{ID: "x1", Type: service.ActExtra, Game: strings.ToLower(g1.Game), Player: g1.Players[3],
+		Points: 50, Reason: " found the Don on day 1 "}
+
+	before := act(extra) // while the game plays
+	if e := before.Rounds[0].Tables[0].Extras; len(e) != 1 || e[0].Game != g1.Game || e[0].Reason != "found the Don on day 1" {
+		t.Fatalf("the extra in the view: %+v", e)
+	}
+	if again := act(extra); again.Version != before.Version {
+		t.Errorf("the extra sent again wrote version %d, was %d", again.Version, before.Version)
+	}
+	endRound(t, svc, v, org)
+	withBefore := mustActEvening(t, svc, c.Code, org, service.ActRecord)
+	wantStandings(t, svc, withBefore)
+
+	act(service.EveningAction{ID: "x0", Type: service.ActExtra, Game: g1.Game, Player: g1.Players[3]}) // 0 takes it away
+	plain := mustActEvening(t, svc, c.Code, org, service.ActRecord)
+	wantStandings(t, svc, plain)
+	if got, was := standingOf(withBefore, g1.Players[3]), standingOf(plain, g1.Players[3]); got != was+50 {
+		t.Errorf("%s has %s with the extra, %s without", g1.Players[3], got, was)
+	}
+	extra.ID = "x2"
+	withAfter := act(extra) // after the game is recorded
+	if fmt.Sprint(withAfter.Standings) != fmt.Sprint(withBefore.Standings) {
+		t.Errorf("the extra after the game was recorded:\n%+v\nbefore:\n%+v", withAfter.Standings, withBefore.Standings)
+	}
+	act(service.EveningAction{ID: "x3", Type: service.ActExtra, Game: g2.Game, Player: g2.Players[0], Points: -70, Reason: "a vote spoiled"})
+	last := act(service.EveningAction{ID: "x4", Type: service.ActExtra, Game: g2.Game, Player: g2.Players[0], Points: -20, Reason: "on second thought"})
+	if e := last.Rounds[0].Tables[1].Extras; len(e) != 1 || e[0].Points != -20 {
+		t.Errorf("a second extra for %s in %s: %+v, want it in place of the first", g2.Players[0], g2.Game, e)
+	}
+	wantStandings(t, svc, last)
+
+	p, err := svc.JoinEvening(ctx, c.Code, service.EveningJoinRequest{Name: "Player 1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pub, _ := svc.ReadEvening(ctx, c.Code, p.Token); fmt.Sprint(pub.Rounds[0].Tables) != fmt.Sprint(last.Rounds[0].Tables) {
+		t.Errorf("a player's view of the extras: %+v, the organiser's %+v", pub.Rounds[0].Tables, last.Rounds[0].Tables)
+	}
+	for _, tc := range []struct {
+		a    service.EveningAction
+		code string
+	}{
+		{service.EveningAction{ID: "r1", Type: service.ActExtra, Game: g1.Game, Player: g1.Players[0], Points: 71, Reason: "r"}, "invalid_extra"},
+		{service.EveningAction{ID: "r2", Type: service.ActExtra, Game: g1.Game, Player: g1.Players[0], Points: -71, Reason: "r"}, "invalid_extra"},
+		{service.EveningAction{ID: "r3", Type: service.ActExtra, Game: g1.Game, Player: g1.Players[0], Points: 10}, "invalid_extra"},
+		{service.EveningAction{ID: "r4", Type: service.ActExtra, Game: g1.Game, Player: g1.Players[0], Points: 10, Reason: strings.Repeat("a", 201)}, "invalid_extra"},
+		{service.EveningAction{ID: "r5", Type: service.ActExtra, Game: "ZZZZZZ", Player: g1.Players[0], Points: 10, Reason: "r"}, "bad_target"},
+		{service.EveningAction{ID: "r6", Type: service.ActExtra, Game: g1.Game, Player: g2.Players[0], Points: 10, Reason: "r"}, "bad_target"},
+		{service.EveningAction{ID: "r7", Type: service.ActExtra, Player: g1.Players[0], Points: 10, Reason: "r"}, "bad_field"},
+		{service.EveningAction{ID: "r8", Type: service.ActExtra, Game: g1.Game, Points: 10, Reason: "r"}, "bad_field"},
+	} {
+		refusedEvening(t, svc, c.Code, org, tc.a, tc.code)
+	}
+	if _, err := svc.ActEvening(ctx, c.Code, p.Token, service.EveningAction{ID: "r9", Type: service.ActExtra, Game: g1.Game,
+		Player: g1.Players[0], Points: 10, Reason: "r"}); service.As(err).Code != "not_organizer" {
+		t.Errorf("a player enters an extra: %v", err)
+	}
+}
+
+// TestEveningHiddenStandings: hidden for the final round, the public and the
+// players see the standings as they stood before it, whatever its games and
+// extras bring, and its games are left out of the public export; the
+// organiser sees them whole; shown, everyone does.
+func TestEveningHiddenStandings(t *testing.T) {
+	ctx := context.Background()
+	svc := service.New(store.NewMemory(), service.WithLogger(quiet))
+	c := mustEvening(t, svc, classicEvening(2, 2, 12))
+	org := c.OrganizerToken
+	p, err := svc.JoinEvening(ctx, c.Code, service.EveningJoinRequest{Name: "Player 2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	refusedEvening(t, svc, c.Code, org, service.EveningAction{ID: "s0", Type: service.ActShowStandings}, "standings_shown")
+	endRound(t, svc, mustActEvening(t, svc, c.Code, org, service.ActStartRound), org)
+	mustActEvening(t, svc, c.Code, org, service.ActRecord)
+	asItStood, err := svc.ReadEvening(ctx, c.Code, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	hidden := mustActEvening(t, svc, c.Code, org, service.ActHideStandings)
+	if hidden.HiddenFrom != 2 {
+		t.Errorf("hidden between rounds 1 and 2: from round %d, want 2", hidden.HiddenFrom)
+	}
+	refusedEvening(t, svc, c.Code, org, service.EveningAction{ID: "h2", Type: service.ActHideStandings}, "standings_hidden")
+	v := mustActEvening(t, svc, c.Code, org, service.ActStartRound)
+	endRound(t, svc, v, org)
+	final := v.Rounds[1].Tables[0]
+	whole, err := svc.ActEvening(ctx, c.Code, org, service.EveningAction{ID: "x1", Type: service.ActExtra, Game: final.Game,
+		Player: final.Players[0], Points: 70, Reason: "the final's best"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantStandings(t, svc, whole)
+	for _, token := range []string{"", p.Token} {
+		got, err := svc.ReadEvening(ctx, c.Code, token)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fmt.Sprint(got.Standings) != fmt.Sprint(asItStood.Standings) || got.HiddenFrom != 2 || got.Rounds[1].Tables[0].Extras != nil {
+			t.Errorf("while hidden, token %q sees from round %d:\n%+v\nextras %+v\nwant the standings after round 1:\n%+v",
+				token, got.HiddenFrom, got.Standings, got.Rounds[1].Tables[0].Extras, asItStood.Standings)
+		}
+	}
+	if fmt.Sprint(whole.Standings) == fmt.Sprint(asItStood.Standings) {
+		t.Error("the organiser's standings did not count the final round")
+	}
+	shown := mustActEvening(t, svc, c.Code, org, service.ActShowStandings)
+	pub, err := svc.ReadEvening(ctx, c.Code, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(pub.Standings) != fmt.Sprint(shown.Standings) || pub.HiddenFrom != 0 || len(pub.Rounds[1].Tables[0].Extras) != 1 {
+		t.Errorf("shown, the public sees %+v, want the organiser's %+v", pub.Standings, shown.Standings)
+	}
+	refusedEvening(t, svc, c.Code, org, service.EveningAction{ID: "h3", Type: service.ActHideStandings}, "evening_over")
 }
