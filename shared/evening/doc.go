@@ -28,4 +28,9 @@
 //	s, err = evening.StartRound(s, 0, codes)        // the round's games, by table
 //	s, recorded, err := evening.Record(s, result)   // a game over, scored (once)
 //	v, err := evening.ViewOf(s, evening.Viewer{Player: id})
+//	rec, err := evening.RecordOf(s)                 // for a club's files
+//	err = rec.WriteCSV(w)                           // its games, one row a seat
+//
+// RecordOf's record (docs/EVENING-RECORD.md) takes its rounds and standings
+// from the public view, so it never folds the games a second time.
 package evening

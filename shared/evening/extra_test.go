@@ -145,6 +145,12 @@ func TestHiddenStandings(t *testing.T) {
 			t.Errorf("%+v sees round 2's extras while hidden: %+v", v, e)
 		}
 	}
+	// The record is the public's: no game of the hidden round in it.
+	for _, g := range must[evening.RecordSheet](t)(evening.RecordOf(s)).Games {
+		if g.Round == 2 {
+			t.Errorf("the record holds game %s of round 2 while its standings are hidden", g.Game)
+		}
+	}
 	whole := must[evening.View](t)(evening.ViewOf(s, org))
 	games := 0
 	for _, st := range whole.Standings {
@@ -155,6 +161,18 @@ func TestHiddenStandings(t *testing.T) {
 	}
 
 	shown := must[evening.State](t)(evening.ShowStandings(s))
+	// Shown, the record has every game, the extra in its seat's points.
+	withExtra := false
+	for _, g := range must[evening.RecordSheet](t)(evening.RecordOf(shown)).Games {
+		for _, seat := range g.Seats {
+			if g.Game == "GAME2A" && seat.Player == player {
+				withExtra = seat.Points.Extra == 70
+			}
+		}
+	}
+	if !withExtra {
+		t.Errorf("the record's seat of %s at GAME2A does not carry the extra", player)
+	}
 	pub := must[evening.View](t)(evening.ViewOf(shown, evening.Public))
 	if !reflect.DeepEqual(pub.Standings, whole.Standings) || pub.HiddenFrom != 0 || len(pub.Rounds[1].Tables[0].Extras) != 1 {
 		t.Errorf("shown, the public sees %+v (from %d), want the organiser's %+v", pub.Standings, pub.HiddenFrom, whole.Standings)

@@ -1,7 +1,9 @@
 package httpapi
 
 import (
+	"bytes"
 	"encoding/json"
+	"mime"
 	"net/http"
 
 	"citysleeps/shared/evening"
@@ -110,6 +112,60 @@ func (h *handler) exportEvening(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSONBody(w, r, http.StatusOK, data)
+}
+
+// The formats of an evening's record (GET /api/evenings/{code}/record): its
+// JSON, the default, and its games as CSV (docs/EVENING-RECORD.md).
+const (
+	FormatJSON = "json"
+	FormatCSV  = "csv"
+)
+
+// GET /api/evenings/{code}/record[?format=csv]: the evening's record for a
+// club's files, for anyone, as the evening's public view is; 400 invalid for
+// another format, as an export answers one. It is a download, so it names
+// its file (Content-Disposition), from the evening's code. The JSON goes out
+// compressed like any public read; the CSV plainly (a few hundred rows).
+func (h *handler) recordEvening(w http.ResponseWriter, r *http.Request) {
+	format := r.URL.Query().Get("format")
+	if format != "" && format != FormatJSON && format != FormatCSV {
+		h.fail(w, r, service.Refuse(service.ErrInvalid, "format must be "+FormatJSON+" (the default) or "+FormatCSV))
+		return
+	}
+	token, err := bearer(r)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	rec, err := h.cfg.Games.EveningRecord(r.Context(), r.PathValue("code"), token)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	if format == FormatCSV {
+		var b bytes.Buffer
+		if err := rec.WriteCSV(&b); err != nil {
+			h.fail(w, r, err)
+			return
+		}
+		attachment(w, rec.Code, FormatCSV)
+		writeRaw(w, http.StatusOK, "text/csv; charset=utf-8", b.Bytes())
+		return
+	}
+	data, err := json.Marshal(rec)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	attachment(w, rec.Code, FormatJSON)
+	writeJSONBody(w, r, http.StatusOK, data)
+}
+
+// attachment names the file a browser saves an evening's download in:
+// evening-CODE.json or .csv. The code is the stored evening's, capital
+// letters and digits, not the path's as typed.
+func attachment(w http.ResponseWriter, code, ext string) {
+	w.Header().Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": "evening-" + code + "." + ext}))
 }
 
 // writeEvening sends a view of an evening, gzipped where writeJSONBody would,

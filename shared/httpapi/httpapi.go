@@ -47,6 +47,7 @@ type Evenings interface {
 	ReadEvening(ctx context.Context, code, token string) (evening.View, error)
 	ActEvening(ctx context.Context, code, token string, a service.EveningAction) (evening.View, error)
 	EveningMafiaRatings(ctx context.Context, code, token string) (service.EveningExport, error)
+	EveningRecord(ctx context.Context, code, token string) (evening.RecordSheet, error)
 }
 
 var _ Games = (*service.Service)(nil)
@@ -108,6 +109,7 @@ func New(cfg Config) http.Handler {
 		PathEvening:        h.readEvening,
 		PathEveningActions: h.actEvening,
 		PathEveningExport:  h.exportEvening,
+		PathEveningRecord:  h.recordEvening,
 	}
 	mux := http.NewServeMux()
 	allowed := map[string][]string{}

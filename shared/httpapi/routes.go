@@ -41,15 +41,16 @@ const (
 	PathEveningPlayers = "/api/evenings/{code}/players"
 	PathEveningActions = "/api/evenings/{code}/actions"
 	PathEveningExport  = "/api/evenings/{code}/export"
+	PathEveningRecord  = "/api/evenings/{code}/record"
 )
 
 // Routes are every route of the API. template.yaml routes each of them, and
 // nothing else, to its function; a test holds the two together.
 //
 // The read function serves the QR code, the protocol and its export, an
-// evening's export, the health check and the rules' schema too: they only
-// read (an evening's export reads what the act and join functions kept of
-// its games when they recorded them).
+// evening's export and record, the health check and the rules' schema too:
+// they only read (an evening's export reads what the act and join functions
+// kept of its games when they recorded them).
 // The create function opens the next game of a finished one ("play again"), as
 // it opens any game. An evening's routes go to the function that does the same
 // to a game: making one to create, joining to join, reading to read (which
@@ -69,6 +70,7 @@ var Routes = []Route{
 	{"POST", PathEveningPlayers, FuncJoin},
 	{"GET", PathEvening, FuncRead},
 	{"GET", PathEveningExport, FuncRead},
+	{"GET", PathEveningRecord, FuncRead},
 	{"POST", PathEveningActions, FuncAct},
 }
 

@@ -269,7 +269,24 @@ func (s *Service) packEvening(it *eveningItem) ([]byte, error) {
 // evening records them (see reconcile).
 func (s *Service) ReadEvening(ctx context.Context, code, token string) (evening.View, error) {
 	var v evening.View
-	version, err := s.eveningLoop(ctx, opReadEvening, code, func(ctx context.Context, it *eveningItem, now time.Time) (bool, error) {
+	version, err := s.readEvening(ctx, code, token, func(it *eveningItem, viewer evening.Viewer) (err error) {
+		v, err = eveningView(it, viewer)
+		return err
+	})
+	if err != nil {
+		return evening.View{}, err
+	}
+	v.Version = version
+	return v, nil
+}
+
+// readEvening is a read of the evening with a code by the token's holder
+// (ReadEvening, EveningRecord): it loads the evening, refuses a token of no
+// one there, counts the games found over in memory only (reconcile, keeping
+// nothing, since a read never writes), and gives fn the evening and the
+// viewer. It returns the evening's version.
+func (s *Service) readEvening(ctx context.Context, code, token string, fn func(it *eveningItem, viewer evening.Viewer) error) (int64, error) {
+	return s.eveningLoop(ctx, opReadEvening, code, func(ctx context.Context, it *eveningItem, now time.Time) (bool, error) {
 		viewer, ok := it.who(token)
 		if !ok {
 			return false, errEveningToken()
@@ -277,15 +294,8 @@ func (s *Service) ReadEvening(ctx context.Context, code, token string) (evening.
 		if _, err := s.reconcile(ctx, it, now, false); err != nil {
 			return false, err
 		}
-		var err error
-		v, err = eveningView(it, viewer)
-		return false, err
+		return false, fn(it, viewer)
 	})
-	if err != nil {
-		return evening.View{}, err
-	}
-	v.Version = version
-	return v, nil
 }
 
 // JoinEvening gives a phone a name of the evening's roster, or a late

@@ -148,3 +148,11 @@ func (l *lazy) EveningMafiaRatings(ctx context.Context, code, token string) (ser
 	}
 	return s.EveningMafiaRatings(ctx, code, token)
 }
+
+func (l *lazy) EveningRecord(ctx context.Context, code, token string) (evening.RecordSheet, error) {
+	s, err := l.get(ctx)
+	if err != nil {
+		return evening.RecordSheet{}, err
+	}
+	return s.EveningRecord(ctx, code, token)
+}

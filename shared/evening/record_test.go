@@ -1,0 +1,153 @@
+package evening_test
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"citysleeps/shared/evening"
+	"citysleeps/shared/scoring"
+)
+
+// recordDoc is docs/EVENING-RECORD.md, the record's schema.
+func recordDoc(t *testing.T) string {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join("..", "..", "docs", "EVENING-RECORD.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(raw)
+}
+
+// TestRecordSchemaDocumented: docs/EVENING-RECORD.md tells the schema the code
+// writes, as docs/PROTOCOL.md tells the protocol's (protocol's
+// TestSchemaDocumented): every field of every type of the record, the
+// evening's and the scoring's, by its JSON name, and the schema's version;
+// its example is a record of this version, every field of it one the code
+// knows; and its CSV header is the one WriteCSV writes. The rules are the
+// view's, told in docs/API.md, and are left to it.
+func TestRecordSchemaDocumented(t *testing.T) {
+	doc := recordDoc(t)
+	ours := []string{reflect.TypeFor[evening.RecordSheet]().PkgPath(), reflect.TypeFor[scoring.Standing]().PkgPath()}
+	seen := map[reflect.Type]bool{}
+	var walk func(reflect.Type)
+	walk = func(ty reflect.Type) {
+		for ty.Kind() == reflect.Pointer || ty.Kind() == reflect.Slice {
+			ty = ty.Elem()
+		}
+		if ty.Kind() != reflect.Struct || !slices.Contains(ours, ty.PkgPath()) || seen[ty] {
+			return
+		}
+		seen[ty] = true
+		for i := range ty.NumField() {
+			f := ty.Field(i)
+			if f.Anonymous {
+				walk(f.Type)
+				continue
+			}
+			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			if name == "-" || !f.IsExported() {
+				continue
+			}
+			if !strings.Contains(doc, "`"+name+"`") {
+				t.Errorf("docs/EVENING-RECORD.md does not tell %s.%s (`%s`)", ty.Name(), f.Name, name)
+			}
+			walk(f.Type)
+		}
+	}
+	walk(reflect.TypeFor[evening.RecordSheet]())
+	if !strings.Contains(doc, "`schemaVersion` is `1`") || evening.RecordSchemaVersion != 1 {
+		t.Errorf("the record's schema is version %d; docs/EVENING-RECORD.md says otherwise", evening.RecordSchemaVersion)
+	}
+
+	var header bytes.Buffer
+	if err := (evening.RecordSheet{}).WriteCSV(&header); err != nil {
+		t.Fatal(err)
+	}
+	if h := strings.TrimSuffix(header.String(), "\r\n"); !strings.Contains(doc, "```csv\n"+h+"\n") {
+		t.Errorf("docs/EVENING-RECORD.md's CSV does not begin with the header WriteCSV writes, %s", h)
+	}
+
+	rec := recordExample(t, doc)
+	if rec.SchemaVersion != evening.RecordSchemaVersion || len(rec.Players) == 0 || len(rec.Rounds) == 0 ||
+		len(rec.Games) == 0 || len(rec.Standings) != len(rec.Players) {
+		t.Errorf("the example: version %d, %d players, %d rounds, %d games, %d standings",
+			rec.SchemaVersion, len(rec.Players), len(rec.Rounds), len(rec.Games), len(rec.Standings))
+	}
+	for _, g := range rec.Games {
+		seated := rec.Rounds[g.Round-1].Tables[g.Table-1]
+		if seated.Game != g.Game || !slices.EqualFunc(g.Seats, seated.Players, func(s evening.RecordSeat, id string) bool { return s.Player == id }) {
+			t.Errorf("the example's game %d is not the one its round seated", g.Number)
+		}
+	}
+}
+
+// recordExample is the document's JSON example, read strictly: a field the
+// record does not have fails the test.
+func recordExample(t *testing.T, doc string) evening.RecordSheet {
+	t.Helper()
+	_, after, ok := strings.Cut(doc, "```json\n")
+	body, _, closed := strings.Cut(after, "```")
+	if !ok || !closed {
+		t.Fatal("docs/EVENING-RECORD.md has no JSON example")
+	}
+	var example map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(body), &example); err != nil {
+		t.Fatalf("the example is not JSON: %v", err)
+	}
+	delete(example, "rules") // abbreviated: the view's rules, told in docs/API.md
+	rest, _ := json.Marshal(example)
+	dec := json.NewDecoder(bytes.NewReader(rest))
+	dec.DisallowUnknownFields()
+	var rec evening.RecordSheet
+	if err := dec.Decode(&rec); err != nil {
+		t.Fatalf("the example is not a record: %v", err)
+	}
+	return rec
+}
+
+// TestRecordCSV: the CSV is a header and one row a seat, quoted as RFC 4180
+// says, and a name a spreadsheet would take for a formula gets an apostrophe
+// before it, while a negative number stays a number. (A carriage return is
+// guarded too, but no name can hold one, and encoding/csv's CRLF mode drops a
+// lone one, so it is not tried here.)
+func TestRecordCSV(t *testing.T) {
+	names := []string{"=1+1", "+7", "-x", "@SUM(A1)", "\tx", `Ann, "the Don"`, "Zoe-Ann", "'quoted"}
+	want := []string{"'=1+1", "'+7", "'-x", "'@SUM(A1)", "'\tx", `Ann, "the Don"`, "Zoe-Ann", "'quoted"}
+	g := evening.RecordGame{Number: 1, Round: 1, Table: 1, Game: "P4WZ8N", Winner: "town"}
+	for i, name := range names {
+		s := evening.RecordSeat{Player: "p" + string(rune('1'+i))}
+		s.Seat, s.Name, s.Role, s.Team = i+1, name, "citizen", "town"
+		s.Points = scoring.Parts{Penalty: -50, AutoBonus: 30, Total: -20}
+		g.Seats = append(g.Seats, s)
+	}
+	var b bytes.Buffer
+	if err := (evening.RecordSheet{Games: []evening.RecordGame{g, g}}).WriteCSV(&b); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasSuffix(b.String(), "\r\n") {
+		t.Error("the CSV's lines do not end in CRLF")
+	}
+	rows, err := csv.NewReader(&b).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 1+2*len(names) {
+		t.Fatalf("%d rows for 2 games of %d seats and a header", len(rows), len(names))
+	}
+	col := func(name string) int { return slices.Index(rows[0], name) }
+	for i, row := range rows[1:] {
+		if got := row[col("name")]; got != want[i%len(names)] {
+			t.Errorf("row %d: name %q, want %q", i+1, got, want[i%len(names)])
+		}
+		if row[col("penalty")] != "-0.5" || row[col("points")] != "-0.2" || row[col("won")] != "0" {
+			t.Errorf("row %d: penalty %s, points %s, won %s", i+1, row[col("penalty")], row[col("points")], row[col("won")])
+		}
+	}
+}
