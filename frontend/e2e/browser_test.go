@@ -17,10 +17,9 @@ import (
 	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
-)
 
-// chromiumPath is Debian's Chromium, which `make test` installs.
-const chromiumPath = "/usr/bin/chromium"
+	"citysleeps/infra/harness/chromium"
+)
 
 // browser is one headless Chromium; each page runs in a browser context of its
 // own, so each phone has its own localStorage, as separate phones would.
@@ -28,46 +27,12 @@ type browser struct {
 	ctx context.Context
 }
 
-// startBrowser starts Chromium; extra options (flags) come after the harness's
-// own, and override them.
+// startBrowser starts Chromium (package chromium), letting pages play
+// media without a tap; extra options (flags) come after, and override them.
 func startBrowser(t *testing.T, extra ...chromedp.ExecAllocatorOption) *browser {
 	t.Helper()
-	path := chromiumPath
-	if p := os.Getenv("CHROMIUM"); p != "" {
-		path = p
-	}
-	if _, err := os.Stat(path); err != nil {
-		t.Fatalf("Chromium is not installed at %s: `make test` installs it (apt-get install -y chromium), or set CHROMIUM to another binary", path)
-	}
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(path),
-		chromedp.NoSandbox,
-		chromedp.Flag("disable-gpu", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("no-first-run", true),
-		chromedp.Flag("autoplay-policy", "no-user-gesture-required"),
-		// chromedp's own list, and the omnibox's popup: headless Chromium
-		// otherwise loads it into a renderer of its own for every window,
-		// one per phone, which costs a game's CPU and shows no page.
-		chromedp.Flag("disable-features", "Translate,BlinkGenPropertyTrees,WebUIOmniboxPopup,WebUIOmniboxFullPopup,WebUIOmniboxAimPopup"),
-		chromedp.UserDataDir(t.TempDir()),
-	)
-	opts = append(opts, extra...)
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	bctx, cancel := chromedp.NewContext(actx)
-	if err := chromedp.Do(bctx); err != nil {
-		cancel()
-		cancelAlloc()
-		t.Fatalf("start chromium: %v", err)
-	}
-	t.Cleanup(func() {
-		cancel()
-		cancelAlloc()
-	})
-	return &browser{ctx: bctx}
+	opts := append([]chromedp.ExecAllocatorOption{chromedp.Flag("autoplay-policy", "no-user-gesture-required")}, extra...)
+	return &browser{ctx: chromium.Start(t, opts...)}
 }
 
 // page is one tab in its own browser context: a phone or the shared screen.

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -16,6 +15,7 @@ import (
 	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
+	"citysleeps/infra/harness/chromium"
 	"citysleeps/shared/httpapi/apitest"
 )
 
@@ -70,7 +70,7 @@ func BenchmarkFirstLoad(b *testing.B) {
 	url = strings.Replace(url, "localhost", "127.0.0.1", 1)
 	c := &apitest.Client{TB: b, T: apitest.URLTransport(url, nil)}
 	code := c.Create(map[string]string{"preset": "classic", "lang": "en"}).Code
-	browser := startChromium(b)
+	browser := chromium.Start(b)
 	samples := firstLoadSamples
 	if testing.Short() {
 		samples = 1
@@ -104,39 +104,6 @@ func median(xs []float64) float64 {
 		return s[len(s)/2]
 	}
 	return (s[len(s)/2-1] + s[len(s)/2]) / 2
-}
-
-// startChromium starts the headless Chromium the browser tests use.
-func startChromium(b *testing.B) context.Context {
-	b.Helper()
-	path := "/usr/bin/chromium"
-	if p := os.Getenv("CHROMIUM"); p != "" {
-		path = p
-	}
-	if _, err := os.Stat(path); err != nil {
-		b.Fatalf("Chromium is not installed at %s: `make test` installs it (apt-get install -y chromium), or set CHROMIUM to another binary", path)
-	}
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(path),
-		chromedp.NoSandbox,
-		chromedp.Flag("disable-gpu", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("no-first-run", true),
-		chromedp.Flag("disable-features", "Translate,BlinkGenPropertyTrees,WebUIOmniboxPopup,WebUIOmniboxFullPopup,WebUIOmniboxAimPopup"),
-		chromedp.UserDataDir(b.TempDir()),
-	)
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	bctx, cancel := chromedp.NewContext(actx)
-	if err := chromedp.Do(bctx); err != nil {
-		cancel()
-		cancelAlloc()
-		b.Fatalf("start chromium: %v", err)
-	}
-	b.Cleanup(func() { cancel(); cancelAlloc() })
-	return bctx
 }
 
 // load is one phone's first visit to a page and its second.
