@@ -125,17 +125,34 @@ func (p *page) reload() {
 // be nil).
 func (p *page) eval(script string, out any) {
 	p.t.Helper()
+	if err := p.tryEval(script, out); err != nil {
+		p.fatalf("%v", err)
+	}
+}
+
+// tryEval is eval that hands its error back.
+func (p *page) tryEval(script string, out any) error {
 	ctx, cancel := context.WithTimeout(p.ctx, 20*time.Second)
 	defer cancel()
 	raw, err := chromedp.Run(ctx, chromedp.Evaluate[[]byte](script, chromedp.EvalAwaitPromise))
 	if err != nil {
-		p.fatalf("eval %.80q: %v", script, err)
+		return fmt.Errorf("eval %.80q: %w", script, err)
 	}
 	if out != nil {
 		if err := json.Unmarshal(raw, out); err != nil {
-			p.fatalf("eval %.80q: decode %s: %v", script, raw, err)
+			return fmt.Errorf("eval %.80q: decode %s: %w", script, raw, err)
 		}
 	}
+	return nil
+}
+
+// navigating tells an evaluation cut short by the page leaving (a tapped link
+// loading another document) from a real failure: a wait asks again.
+func navigating(err error) bool {
+	msg := err.Error()
+	return strings.Contains(msg, "navigated or closed") ||
+		strings.Contains(msg, "Execution context was destroyed") ||
+		strings.Contains(msg, "Cannot find context")
 }
 
 // waitFor polls a script until it returns true, for as long as the app
@@ -146,13 +163,16 @@ func (p *page) waitFor(what, script string) {
 }
 
 // waitWithin polls a script until it returns true, for at most bound; past
-// it the test fails with what the page shows (failed).
+// it the test fails with what the page shows (failed). A poll that meets the
+// page loading another document (a tapped link) asks again.
 func (p *page) waitWithin(what, script string, bound time.Duration) {
 	p.t.Helper()
 	deadline := time.Now().Add(bound)
 	for {
 		var ok bool
-		p.eval("!!("+script+")", &ok)
+		if err := p.tryEval("!!("+script+")", &ok); err != nil && !navigating(err) {
+			p.fatalf("%v", err)
+		}
 		if ok {
 			return
 		}
