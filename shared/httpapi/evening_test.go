@@ -347,3 +347,16 @@ func TestEveningExtrasAndHiddenStandings(t *testing.T) {
 		t.Errorf("the public once shown: %+v, want the organiser's %+v", pub.Standings, whole.Standings)
 	}
 }
+
+// TestEveningQR: the evening's QR code holds its join link, the one the
+// organiser's page and the TV show; an unknown evening is 404.
+func TestEveningQR(t *testing.T) {
+	e := newEnv(t, Config{})
+	c := e.newEvening(2, 2, 12)
+	res := e.Do(apitest.Request{Method: "GET", Path: "/api/evenings/" + c.Code + "/qr.svg"})
+	if res.Status != 200 || res.Header.Get("Content-Type") != "image/svg+xml" {
+		t.Fatalf("status %d, type %q", res.Status, res.Header.Get("Content-Type"))
+	}
+	wantQR(t, string(res.Body), c.JoinURL)
+	e.ExpectError(e.Do(apitest.Request{Method: "GET", Path: "/api/evenings/ZZZZZZ/qr.svg"}), 404, CodeNotFound)
+}

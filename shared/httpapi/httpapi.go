@@ -110,6 +110,7 @@ func New(cfg Config) http.Handler {
 		PathEveningActions: h.actEvening,
 		PathEveningExport:  h.exportEvening,
 		PathEveningRecord:  h.recordEvening,
+		PathEveningQR:      h.eveningQR,
 	}
 	mux := http.NewServeMux()
 	allowed := map[string][]string{}

@@ -42,13 +42,14 @@ const (
 	PathEveningActions = "/api/evenings/{code}/actions"
 	PathEveningExport  = "/api/evenings/{code}/export"
 	PathEveningRecord  = "/api/evenings/{code}/record"
+	PathEveningQR      = "/api/evenings/{code}/qr.svg"
 )
 
 // Routes are every route of the API. template.yaml routes each of them, and
 // nothing else, to its function; a test holds the two together.
 //
 // The read function serves the QR code, the protocol and its export, an
-// evening's export and record, the health check and the rules' schema too:
+// evening's export, record and QR code, the health check and the rules' schema too:
 // they only read (an evening's export reads what the act and join functions
 // kept of its games when they recorded them).
 // The create function opens the next game of a finished one ("play again"), as
@@ -71,6 +72,7 @@ var Routes = []Route{
 	{"GET", PathEvening, FuncRead},
 	{"GET", PathEveningExport, FuncRead},
 	{"GET", PathEveningRecord, FuncRead},
+	{"GET", PathEveningQR, FuncRead},
 	{"POST", PathEveningActions, FuncAct},
 }
 
