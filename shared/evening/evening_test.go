@@ -165,6 +165,9 @@ func TestRounds(t *testing.T) {
 	if g := s.Results[0]; g.Number != 2 || !slices.Equal(g.Players, seated[1]) {
 		t.Errorf("GAME1B recorded as game %d of %v, want game 2 of %v", g.Number, g.Players, seated[1])
 	}
+	if tables := must[evening.View](t)(evening.ViewOf(s, evening.Public)).Rounds[0].Tables; tables[0].Over || !tables[1].Over {
+		t.Errorf("a table's game over in the view: %v and %v, want only GAME1B's", tables[0].Over, tables[1].Over)
+	}
 	if s2, recorded, err := evening.Record(s, result("GAME1B", 10)); err != nil || recorded || len(s2.Results) != 1 {
 		t.Errorf("GAME1B again: recorded %v, %d results, %v; want it counted once", recorded, len(s2.Results), err)
 	}

@@ -54,8 +54,12 @@ type RoundView struct {
 
 // TableView is one table of a round; a closed table has no players and no game.
 type TableView struct {
-	Table   int      `json:"table"`
-	Game    string   `json:"game,omitempty"`
+	Table int    `json:"table"`
+	Game  string `json:"game,omitempty"`
+	// Over: the game has ended and is counted in the standings (the
+	// organiser's page starts the next round once every table is over). A
+	// game's end is public: its own view shows it to anyone.
+	Over    bool     `json:"over,omitempty"`
 	Players []string `json:"players"`
 	// Extras are the referee's extra points at this game, in seat order,
 	// left out where the viewer may not see the round's points (State.Hides).
@@ -120,6 +124,7 @@ func ViewOf(s State, v Viewer) (View, error) {
 				rv.Tables[t] = TableView{Table: t + 1, Players: players}
 				if r < len(s.Played) {
 					rv.Tables[t].Game = s.Played[r][t]
+					rv.Tables[t].Over = s.Recorded(rv.Tables[t].Game)
 					if !s.Hides(v, r) {
 						rv.Tables[t].Extras = s.extrasOf(rv.Tables[t].Game, players)
 					}
