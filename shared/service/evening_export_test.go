@@ -12,6 +12,7 @@ import (
 	"citysleeps/shared/evening"
 	"citysleeps/shared/rules"
 	"citysleeps/shared/service"
+	"citysleeps/shared/service/servicetest"
 	"citysleeps/shared/store"
 )
 
@@ -37,7 +38,7 @@ func TestEveningExport(t *testing.T) {
 		t.Fatalf("export before any game is over: %v, want 409 game_not_over", err)
 	}
 	first := v.Rounds[0].Tables
-	if err := endGame(svc, first[0].Game, org); err != nil {
+	if err := servicetest.EndByRemovals(svc, first[0].Game, org); err != nil {
 		t.Fatal(err)
 	}
 	x, err := svc.EveningMafiaRatings(ctx, c.Code, "")
@@ -49,7 +50,7 @@ func TestEveningExport(t *testing.T) {
 		t.Fatalf("a forged token: %v, want 401", err)
 	}
 
-	if err := endGame(svc, first[1].Game, org); err != nil {
+	if err := servicetest.EndByRemovals(svc, first[1].Game, org); err != nil {
 		t.Fatal(err)
 	}
 	v = mustActEvening(t, svc, c.Code, org, service.ActStartRound)

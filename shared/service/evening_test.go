@@ -13,6 +13,7 @@ import (
 	"pgregory.net/rapid"
 
 	"citysleeps/shared/evening"
+	"citysleeps/shared/protocol"
 	"citysleeps/shared/rules"
 	"citysleeps/shared/scoring"
 	"citysleeps/shared/service"
@@ -64,52 +65,6 @@ type tester interface {
 	Fatalf(format string, args ...any)
 }
 
-// endGame starts a game of an evening as its host and ends it at once: the
-// host removes the black players one by one, and the town wins. It returns
-// an error rather than failing a test, so that it can run beside others.
-func endGame(svc servicetest.Client, code, host string) error {
-	ctx := context.Background()
-	act := func(a rules.Action) error {
-		a.ID = servicetest.ActionID()
-		_, err := svc.Act(ctx, code, host, a)
-		return err
-	}
-	if err := act(rules.Action{Type: rules.ActStart}); err != nil {
-		return fmt.Errorf("start %s: %w", code, err)
-	}
-	for range 40 {
-		v, err := svc.Read(ctx, code, host)
-		switch {
-		case err != nil:
-			return err
-		case v.Phase.Name == rules.PhaseGameOver:
-			return nil
-		case v.Phase.Closing:
-			if err := act(rules.Action{Type: rules.ActAdvance, Now: true}); err != nil {
-				return err
-			}
-			continue
-		}
-		i := slices.IndexFunc(v.Actions, func(o rules.Option) bool { return o.Type == rules.ActRemove })
-		if i < 0 {
-			return fmt.Errorf("game %s in %s: the host cannot remove anyone", code, v.Phase.Name)
-		}
-		target := ""
-		for _, p := range v.Players {
-			if p.Alive && p.Role.Team() == rules.MafiaTeam && slices.Contains(v.Actions[i].Targets, p.ID) {
-				target = p.ID
-			}
-		}
-		if target == "" {
-			return fmt.Errorf("game %s: no black player to remove", code)
-		}
-		if err := act(rules.Action{Type: rules.ActRemove, Target: target}); err != nil {
-			return err
-		}
-	}
-	return fmt.Errorf("game %s did not end", code)
-}
-
 // endRound ends every game of the round in play.
 func endRound(tb tester, svc servicetest.Client, v evening.View, host string) {
 	tb.Helper()
@@ -117,7 +72,7 @@ func endRound(tb tester, svc servicetest.Client, v evening.View, host string) {
 		if t.Game == "" {
 			continue
 		}
-		if err := endGame(svc, t.Game, host); err != nil {
+		if err := servicetest.EndByRemovals(svc, t.Game, host); err != nil {
 			tb.Fatalf("%v", err)
 		}
 	}
@@ -130,28 +85,9 @@ func endRound(tb tester, svc servicetest.Client, v evening.View, host string) {
 // two ways must agree. v must show every round's points (not hidden).
 func wantStandings(tb tester, svc *service.Service, v evening.View) {
 	tb.Helper()
-	var games []scoring.GameResult
-	for _, r := range v.Rounds[:v.Round] {
-		for _, t := range r.Tables {
-			if t.Game == "" {
-				continue
-			}
-			p, err := svc.Protocol(context.Background(), t.Game, "")
-			if err != nil {
-				tb.Fatalf("protocol of %s: %v", t.Game, err)
-			}
-			var extras []scoring.Extra
-			for _, e := range t.Extras {
-				extras = append(extras, scoring.Extra{Seat: slices.Index(t.Players, e.Player) + 1, Points: e.Points, Reason: e.Reason})
-			}
-			res, err := scoring.Game(p, evening.Scoring(), extras)
-			if err != nil {
-				tb.Fatalf("score %s: %v", t.Game, err)
-			}
-			games = append(games, scoring.GameResult{Number: len(games) + 1, Players: t.Players, Result: res})
-		}
-	}
-	want, err := scoring.Standings(evening.Scoring(), games)
+	want, err := servicetest.ProtocolStandings(v, func(game string) (protocol.Protocol, error) {
+		return svc.Protocol(context.Background(), game, "")
+	})
 	if err != nil {
 		tb.Fatalf("%v", err)
 	}
@@ -403,7 +339,7 @@ func TestPropertyEveningStandings(t *testing.T) {
 			var wg sync.WaitGroup
 			errs := make(chan error, len(v.Rounds[r].Tables)+3*readers)
 			for _, table := range v.Rounds[r].Tables {
-				wg.Go(func() { errs <- endGame(games, table.Game, org) })
+				wg.Go(func() { errs <- servicetest.EndByRemovals(games, table.Game, org) })
 			}
 			for k := range readers {
 				wg.Go(func() {

@@ -15,12 +15,16 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"testing"
 	"time"
 
 	"citysleeps/shared/bot"
+	"citysleeps/shared/evening"
+	"citysleeps/shared/protocol"
 	"citysleeps/shared/rules"
+	"citysleeps/shared/scoring"
 	"citysleeps/shared/service"
 )
 
@@ -270,4 +274,81 @@ func (r *Retrier) Act(ctx context.Context, code, token string, a rules.Action) (
 			return v, err
 		}
 	}
+}
+
+// EndByRemovals starts a game a person moderates (an evening's, whose
+// organiser is its host) and ends it at once: the host removes the black
+// players one by one, and the town wins. It returns an error rather than
+// failing a test, so that it can run beside others.
+func EndByRemovals(svc Client, code, host string) error {
+	ctx := context.Background()
+	act := func(a rules.Action) error {
+		a.ID = ActionID()
+		_, err := svc.Act(ctx, code, host, a)
+		return err
+	}
+	if err := act(rules.Action{Type: rules.ActStart}); err != nil {
+		return fmt.Errorf("start %s: %w", code, err)
+	}
+	for range 40 {
+		v, err := svc.Read(ctx, code, host)
+		switch {
+		case err != nil:
+			return err
+		case v.Phase.Name == rules.PhaseGameOver:
+			return nil
+		case v.Phase.Closing:
+			if err := act(rules.Action{Type: rules.ActAdvance, Now: true}); err != nil {
+				return err
+			}
+			continue
+		}
+		i := slices.IndexFunc(v.Actions, func(o rules.Option) bool { return o.Type == rules.ActRemove })
+		if i < 0 {
+			return fmt.Errorf("game %s in %s: the host cannot remove anyone", code, v.Phase.Name)
+		}
+		target := ""
+		for _, p := range v.Players {
+			if p.Alive && p.Role.Team() == rules.MafiaTeam && slices.Contains(v.Actions[i].Targets, p.ID) {
+				target = p.ID
+			}
+		}
+		if target == "" {
+			return fmt.Errorf("game %s: no black player to remove", code)
+		}
+		if err := act(rules.Action{Type: rules.ActRemove, Target: target}); err != nil {
+			return err
+		}
+	}
+	return fmt.Errorf("game %s did not end", code)
+}
+
+// ProtocolStandings are an evening's standings scored again from its games'
+// protocols (protocolOf reads one), each game once, by the evening's scoring
+// table with the referee's extras the view shows at each game: the evening
+// adds those to the result it recorded, so the two ways must agree. v must
+// show every round's points (not hidden).
+func ProtocolStandings(v evening.View, protocolOf func(game string) (protocol.Protocol, error)) ([]scoring.Standing, error) {
+	var games []scoring.GameResult
+	for _, r := range v.Rounds[:v.Round] {
+		for _, t := range r.Tables {
+			if t.Game == "" {
+				continue
+			}
+			p, err := protocolOf(t.Game)
+			if err != nil {
+				return nil, fmt.Errorf("protocol of %s: %w", t.Game, err)
+			}
+			var extras []scoring.Extra
+			for _, e := range t.Extras {
+				extras = append(extras, scoring.Extra{Seat: slices.Index(t.Players, e.Player) + 1, Points: e.Points, Reason: e.Reason})
+			}
+			res, err := scoring.Game(p, evening.Scoring(), extras)
+			if err != nil {
+				return nil, fmt.Errorf("score %s: %w", t.Game, err)
+			}
+			games = append(games, scoring.GameResult{Number: len(games) + 1, Players: t.Players, Result: res})
+		}
+	}
+	return scoring.Standings(evening.Scoring(), games)
 }
