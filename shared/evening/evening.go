@@ -99,10 +99,10 @@ func refusef(base *rules.Error, format string, args ...any) *rules.Error {
 }
 
 // New returns an evening before its first round. The tables and rounds are
-// bounded (1 to MaxTables, 1 to MaxRounds); a name may be on the roster once;
-// a roster typed in must fill every table with the rules' fewest players
-// (those who come by QR code may fill it instead, and then the first round
-// checks it).
+// bounded (1 to MaxTables, 1 to MaxRounds); a name may be on the roster once.
+// A roster typed in may be short of the tables: a club types its regulars and
+// the others join by the QR code at the door, so the first round, not the
+// making, checks that the tables can be filled.
 func New(code string, set Settings) (State, error) {
 	switch {
 	case set.Tables < 1 || set.Tables > MaxTables:
@@ -124,9 +124,6 @@ func New(code string, set Settings) (State, error) {
 			return State{}, refusef(ErrNameTaken, "%q is on the roster twice", name)
 		}
 		s.Players = append(s.Players, Player{ID: playerID(len(s.Players)), Name: name})
-	}
-	if need := s.need(); len(s.Players) > 0 && len(s.Players) < need {
-		return State{}, s.tooSmall()
 	}
 	return s, nil
 }

@@ -77,7 +77,6 @@ func TestNew(t *testing.T) {
 		{"no rounds", evening.Settings{Rules: sport, Tables: 1, Rounds: 0}, &rules.Error{Kind: rules.Invalid, Code: "invalid"}},
 		{"thirteen rounds", evening.Settings{Rules: sport, Tables: 1, Rounds: 13}, &rules.Error{Kind: rules.Invalid, Code: "invalid"}},
 		{"a name twice", evening.Settings{Rules: sport, Tables: 1, Rounds: 1, Names: append(names(10), "Player 4")}, evening.ErrNameTaken},
-		{"too few for the tables", evening.Settings{Rules: sport, Tables: 2, Rounds: 1, Names: names(19)}, evening.ErrRosterSmall},
 		{"too many", evening.Settings{Rules: sport, Tables: 1, Rounds: 1, Names: names(evening.MaxRoster + 1)}, evening.ErrRosterFull},
 	} {
 		_, err := evening.New("EVNING", tc.set)
@@ -85,10 +84,16 @@ func TestNew(t *testing.T) {
 			t.Errorf("%s: %v, want %s", tc.name, err, tc.want.Code)
 		}
 	}
-	for _, n := range []int{0, 20, 23} {
+	for _, n := range []int{0, 19, 20, 23} {
 		s, err := evening.New("EVNING", evening.Settings{Rules: sport, Tables: 2, Rounds: 3, Names: names(n)})
 		if err != nil || len(s.Players) != n || s.Drawn() || s.Rules.DrawSeats {
 			t.Errorf("%d names: %+v, %v; want them all, no seating yet, and no seats drawn at the deal", n, s.Players, err)
+		}
+		// Those who join by phone may fill the tables yet; the first round
+		// finds whether they did.
+		_, err = evening.Draw(s)
+		if small := n < 20; errors.Is(err, evening.ErrRosterSmall) != small {
+			t.Errorf("%d names for two sport tables, the first round: %v; want roster_too_small %v", n, err, small)
 		}
 	}
 }

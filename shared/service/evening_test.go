@@ -210,7 +210,6 @@ func TestEveningRefusals(t *testing.T) {
 		{"11 tables", service.EveningRequest{Preset: "sport", Tables: 11, Rounds: 1}, service.ErrInvalid, "invalid"},
 		{"13 rounds", service.EveningRequest{Preset: "sport", Tables: 1, Rounds: 13}, service.ErrInvalid, "invalid"},
 		{"unknown preset", service.EveningRequest{Preset: "chess", Tables: 1, Rounds: 1}, service.ErrInvalid, "invalid"},
-		{"roster too small", service.EveningRequest{Preset: "sport", Tables: 2, Rounds: 1, Players: roster(19)}, service.ErrConflict, "roster_too_small"},
 		{"name twice", service.EveningRequest{Preset: "classic", Tables: 1, Rounds: 1, Players: append(roster(5), "Player 2")}, service.ErrConflict, "name_taken"},
 		{"bad name", service.EveningRequest{Preset: "classic", Tables: 1, Rounds: 1, Players: append(roster(5), "")}, service.ErrInvalid, "name_empty"},
 	} {
@@ -218,6 +217,16 @@ func TestEveningRefusals(t *testing.T) {
 		if !errors.Is(err, tc.kind) || service.As(err).Code != tc.code {
 			t.Errorf("%s: %v, want %s %s", tc.name, err, tc.kind, tc.code)
 		}
+	}
+
+	// A roster typed in short of the tables is made (phones may fill it)
+	// and refused at the first round, nothing changed.
+	short := mustEvening(t, svc, service.EveningRequest{Preset: "sport", Tables: 2, Rounds: 1, Players: roster(19)})
+	if _, err := svc.ActEvening(ctx, short.Code, short.OrganizerToken, service.EveningAction{ID: "r1", Type: service.ActStartRound}); !errors.Is(err, service.ErrConflict) || service.As(err).Code != "roster_too_small" {
+		t.Errorf("the first round of 19 for two sport tables: %v, want 409 roster_too_small", err)
+	}
+	if v, _ := svc.ReadEvening(ctx, short.Code, ""); v.Version != short.Evening.Version || v.Round != 0 {
+		t.Errorf("a refused first round changed the evening: version %d, round %d", v.Version, v.Round)
 	}
 
 	c := mustEvening(t, svc, classicEvening(1, 1, 6))
