@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"mime"
 	"net/http"
+	"time"
 
 	"citysleeps/shared/evening"
 	"citysleeps/shared/service"
@@ -26,12 +27,17 @@ func (h *handler) createEvening(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Location", "/api/evenings/"+c.Code)
+	view, err := withPoll(c.Evening, h.eveningPoll(w, false), "")
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
 	writeJSON(w, http.StatusCreated, struct {
-		Code           string       `json:"code"`
-		OrganizerToken string       `json:"organizerToken"`
-		JoinURL        string       `json:"joinUrl"`
-		Evening        evening.View `json:"evening"`
-	}{c.Code, c.OrganizerToken, h.baseURL(r) + EveningPath(c.Code), c.Evening})
+		Code           string          `json:"code"`
+		OrganizerToken string          `json:"organizerToken"`
+		JoinURL        string          `json:"joinUrl"`
+		Evening        json.RawMessage `json:"evening"`
+	}{c.Code, c.OrganizerToken, h.baseURL(r) + EveningPath(c.Code), view})
 }
 
 // POST /api/evenings/{code}/players
@@ -46,7 +52,20 @@ func (h *handler) joinEvening(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusCreated, j)
+	// A join is refused once every round has started, so the evening it
+	// answers has rounds to come (a join sent again after that is the rare
+	// exception, whose next poll slows down).
+	view, err := withPoll(j.Evening, h.eveningPoll(w, false), "")
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	// 201 for a join sent again too, as a game's join answers.
+	writeJSON(w, http.StatusCreated, struct {
+		PlayerID string          `json:"playerId"`
+		Token    string          `json:"token"`
+		Evening  json.RawMessage `json:"evening"`
+	}{j.PlayerID, j.Token, view})
 }
 
 // GET /api/evenings/{code}
@@ -56,12 +75,21 @@ func (h *handler) readEvening(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	v, err := h.cfg.Games.ReadEvening(r.Context(), r.PathValue("code"), token)
+	rd, err := h.cfg.Games.PollEvening(r.Context(), r.PathValue("code"), token)
 	if err != nil {
 		h.fail(w, r, err)
 		return
 	}
-	h.writeEvening(w, r, v)
+	etag := eveningTag(rd.Revision, token)
+	w.Header().Set("ETag", etag)
+	poll := h.eveningPoll(w, rd.Revision.Over)
+	if etagMatch(r.Header.Values("If-None-Match"), etag) {
+		// The read was made (the games must be read to know none ended),
+		// but the view is not sent again.
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	h.writeEvening(w, r, rd.View, poll)
 }
 
 // POST /api/evenings/{code}/actions
@@ -87,7 +115,12 @@ func (h *handler) actEvening(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	h.writeEvening(w, r, v)
+	// An action writes every game it finds over (reconcile) before it
+	// answers, so its view shows the stored version and nothing on top: the
+	// ETag a read of the same version would give the organiser. Whether the
+	// evening is over is not known here; its next poll says.
+	w.Header().Set("ETag", eveningTag(service.EveningRevision{Version: v.Version}, token))
+	h.writeEvening(w, r, v, h.eveningPoll(w, false))
 }
 
 // GET /api/evenings/{code}/export?format=mafiaratings: the evening's finished
@@ -174,15 +207,24 @@ func attachment(w http.ResponseWriter, code, ext string) {
 // them would let that guess be tested (as BREACH does). The answers that give
 // a token (making an evening, joining it) are never compressed, for the same
 // reason.
-func (h *handler) writeEvening(w http.ResponseWriter, r *http.Request, v evening.View) {
-	if v.You != nil && v.You.GameToken != "" {
-		writeJSON(w, http.StatusOK, v)
-		return
-	}
-	data, err := json.Marshal(v)
+func (h *handler) writeEvening(w http.ResponseWriter, r *http.Request, v evening.View, poll time.Duration) {
+	data, err := withPoll(v, poll, "")
 	if err != nil {
 		h.fail(w, r, err)
 		return
 	}
+	if v.You != nil && v.You.GameToken != "" {
+		writeRaw(w, http.StatusOK, "application/json", data)
+		return
+	}
 	writeJSONBody(w, r, http.StatusOK, data)
+}
+
+// eveningPoll sends an evening's poll hint (eveningPollAfter) as a header,
+// as every answer to a game's poll carries its own, and returns it for the
+// view's pollAfterMs.
+func (h *handler) eveningPoll(w http.ResponseWriter, over bool) time.Duration {
+	poll := eveningPollAfter(over)
+	h.setPoll(w, poll)
+	return poll
 }

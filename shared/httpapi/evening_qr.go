@@ -9,7 +9,7 @@ import "net/http"
 // 404, as its view is.
 func (h *handler) eveningQR(w http.ResponseWriter, r *http.Request) {
 	code := r.PathValue("code")
-	if _, err := h.cfg.Games.ReadEvening(r.Context(), code, ""); err != nil {
+	if _, err := h.cfg.Games.PollEvening(r.Context(), code, ""); err != nil {
 		h.fail(w, r, err)
 		return
 	}

@@ -367,3 +367,159 @@ func TestEveningQR(t *testing.T) {
 	wantQR(t, string(res.Body), c.JoinURL)
 	e.ExpectError(e.Do(apitest.Request{Method: "GET", Path: "/api/evenings/ZZZZZZ/qr.svg"}), 404, CodeNotFound)
 }
+
+// eveningPoll is one poll of an evening: its answer, and the view and ETag
+// of a 200.
+type eveningPoll struct {
+	res  apitest.Response
+	view evening.View
+	etag string
+	// pollAfterMs is the view's hint, which the header must repeat.
+	pollAfterMs int64
+}
+
+// pollEvening reads the evening as token's holder, with If-None-Match set to
+// inm when it is not empty, and checks the answer is 200 or 304 with an ETag
+// and the poll hint (the view's own, on a 200).
+func (e *env) pollEvening(code, token, inm string) eveningPoll {
+	e.TB.Helper()
+	h := http.Header{}
+	if inm != "" {
+		h.Set("If-None-Match", inm)
+	}
+	p := eveningPoll{res: e.Do(apitest.Request{Method: "GET", Path: "/api/evenings/" + code, Token: token, Header: h})}
+	p.etag = p.res.Header.Get("ETag")
+	switch p.res.Status {
+	case http.StatusNotModified:
+		if len(p.res.Body) != 0 {
+			e.TB.Fatalf("a 304 with a body: %q", p.res.Body)
+		}
+	case http.StatusOK:
+		var body struct {
+			evening.View
+			PollAfterMs int64 `json:"pollAfterMs"`
+		}
+		e.Expect(p.res, http.StatusOK, &body)
+		p.view, p.pollAfterMs = body.View, body.PollAfterMs
+		if got := p.res.Header.Get(pollHeader); got != fmt.Sprint(p.pollAfterMs) {
+			e.TB.Fatalf("%s %q, the view's pollAfterMs %d", pollHeader, got, p.pollAfterMs)
+		}
+	default:
+		e.TB.Fatalf("GET /api/evenings/%s: %d %s", code, p.res.Status, p.res.Body)
+	}
+	if !strings.HasPrefix(p.etag, `W/"`) || p.res.Header.Get(pollHeader) == "" {
+		e.TB.Fatalf("GET /api/evenings/%s: ETag %q, %s %q", code, p.etag, pollHeader, p.res.Header.Get(pollHeader))
+	}
+	return p
+}
+
+// TestEveningPollETag: an evening's poll answers as a game's does (docs/API.md,
+// Polling): an ETag per viewer and per revision, 304 with no body to a
+// matching If-None-Match, and the poll hint as a header on both and as the
+// view's pollAfterMs. The ETag changes with every write (a join, an action)
+// and, before any write, when a game of the round ends, which a read shows
+// counted without writing; the answer of an action carries the ETag its
+// organiser's next read would give.
+func TestEveningPollETag(t *testing.T) {
+	e := newEnv(t, Config{})
+	c := e.newEvening(1, 1, 8)
+	org := c.OrganizerToken
+	var j eveningJoined
+	e.Expect(e.JSON("POST", "/api/evenings/"+c.Code+"/players", "", map[string]string{"name": "Guest 5"}), http.StatusCreated, &j)
+
+	pub := e.pollEvening(c.Code, "", "")
+	if again := e.pollEvening(c.Code, "", ""); again.res.Status != http.StatusOK || again.etag != pub.etag {
+		t.Fatalf("two reads: ETags %q and %q", pub.etag, again.etag)
+	}
+	if want := (PhoneEvery - requestTime).Milliseconds(); pub.pollAfterMs != want {
+		t.Errorf("pollAfterMs %d before the evening is over, want %d", pub.pollAfterMs, want)
+	}
+	orgPoll, player := e.pollEvening(c.Code, org, ""), e.pollEvening(c.Code, j.Token, "")
+	if tags := map[string]bool{pub.etag: true, orgPoll.etag: true, player.etag: true}; len(tags) != 3 {
+		t.Fatalf("the public's, the organiser's and a player's ETags %q %q %q: want three", pub.etag, orgPoll.etag, player.etag)
+	}
+	for _, tc := range []struct{ token, etag string }{{"", pub.etag}, {org, orgPoll.etag}, {j.Token, player.etag}} {
+		for _, inm := range []string{tc.etag, strings.TrimPrefix(tc.etag, "W/"), `"x", ` + tc.etag, "*"} {
+			if p := e.pollEvening(c.Code, tc.token, inm); p.res.Status != http.StatusNotModified || p.etag != tc.etag {
+				t.Errorf("If-None-Match %s: %d, ETag %q; want 304, %s", inm, p.res.Status, p.etag, tc.etag)
+			}
+		}
+	}
+	// Another viewer's ETag gets the view; a forged token is refused.
+	if p := e.pollEvening(c.Code, "", orgPoll.etag); p.res.Status != http.StatusOK {
+		t.Errorf("the organiser's ETag on the public's read: %d", p.res.Status)
+	}
+	e.ExpectError(e.Do(apitest.Request{Method: "GET", Path: "/api/evenings/" + c.Code, Token: "forged-token",
+		Header: http.Header{"If-None-Match": {"*"}}}), http.StatusUnauthorized, CodeUnauthorized)
+
+	// A join is a write: every old ETag gets the view.
+	e.Expect(e.JSON("POST", "/api/evenings/"+c.Code+"/players", "", map[string]string{"name": "Guest 6"}), http.StatusCreated, nil)
+	joined := e.pollEvening(c.Code, "", pub.etag)
+	if joined.res.Status != http.StatusOK || joined.etag == pub.etag {
+		t.Fatalf("after a join: %d, ETag %q (was %q)", joined.res.Status, joined.etag, pub.etag)
+	}
+
+	// An action is a write; its answer's ETag is the organiser's next read's.
+	res := e.actEvening(c.Code, org, `{"type":"start_round","id":"r1"}`)
+	var started evening.View
+	e.Expect(res, http.StatusOK, &started)
+	if p := e.pollEvening(c.Code, org, res.Header.Get("ETag")); p.res.Status != http.StatusNotModified {
+		t.Errorf("the organiser's read with the ETag of start_round's answer %q: %d, ETag %q", res.Header.Get("ETag"), p.res.Status, p.etag)
+	}
+	playing := e.pollEvening(c.Code, "", joined.etag)
+	if playing.res.Status != http.StatusOK || playing.etag == joined.etag {
+		t.Fatalf("after start_round: %d, ETag %q (was %q)", playing.res.Status, playing.etag, joined.etag)
+	}
+
+	// The round's game ends: no write, yet a new view and a new ETag.
+	version := e.eveningVersion(c.Code)
+	e.endTable(started.Rounds[0].Tables[0].Game, org)
+	over := e.pollEvening(c.Code, "", playing.etag)
+	if over.res.Status != http.StatusOK || over.etag == playing.etag || len(over.view.Standings) != 8 {
+		t.Fatalf("the game over: %d, ETag %q (was %q), %d standings", over.res.Status, over.etag, playing.etag, len(over.view.Standings))
+	}
+	if e.eveningVersion(c.Code) != version || over.view.Version != version {
+		t.Fatalf("the read wrote: version %d → %d", version, e.eveningVersion(c.Code))
+	}
+	if p := e.pollEvening(c.Code, "", over.etag); p.res.Status != http.StatusNotModified {
+		t.Errorf("the same game over, read again: %d, ETag %q, want 304 to %q", p.res.Status, p.etag, over.etag)
+	}
+	// The only round's game is counted: the evening is over, and polls slow.
+	if over.pollAfterMs != pollOver.Milliseconds() {
+		t.Errorf("pollAfterMs %d once every game is counted, want %d", over.pollAfterMs, pollOver.Milliseconds())
+	}
+
+	// Recording it writes what the read showed: the version moves on, so
+	// the ETag changes once more, though the view shows the same standings.
+	e.Expect(e.actEvening(c.Code, org, `{"type":"record","id":"rec"}`), http.StatusOK, nil)
+	recorded := e.pollEvening(c.Code, "", over.etag)
+	if recorded.res.Status != http.StatusOK || recorded.etag == over.etag || recorded.view.Version != version+1 {
+		t.Errorf("recorded: %d, ETag %q (was %q), version %d", recorded.res.Status, recorded.etag, over.etag, recorded.view.Version)
+	}
+}
+
+// TestEveningJoinRetry: a phone's join sent again with the same joinId (its
+// answer lost) answers the same player and token, 201 as the first did, and
+// writes nothing; another joinId for the same name is 409 name_taken, and a
+// malformed one 400.
+func TestEveningJoinRetry(t *testing.T) {
+	e := newEnv(t, Config{})
+	c := e.newEvening(1, 2, 8)
+	path := "/api/evenings/" + c.Code + "/players"
+	req := map[string]string{"name": "Guest 3", "joinId": "5b0e6c1d9f2a4e38b7c6d5a4f3e2d1c0"}
+	var first, again eveningJoined
+	e.Expect(e.JSON("POST", path, "", req), http.StatusCreated, &first)
+	version := e.eveningVersion(c.Code)
+	e.Expect(e.JSON("POST", path, "", req), http.StatusCreated, &again)
+	if first.PlayerID != "p3" || again.PlayerID != first.PlayerID || again.Token != first.Token || again.Evening.You == nil || again.Evening.You.PlayerID != "p3" {
+		t.Fatalf("the join sent again: %+v; first %+v", again, first)
+	}
+	if v := e.eveningVersion(c.Code); v != version {
+		t.Errorf("the join sent again wrote: version %d → %d", version, v)
+	}
+	if you := e.readEvening(c.Code, again.Token).You; you == nil || you.PlayerID != "p3" {
+		t.Errorf("the token of the join sent again: %+v", you)
+	}
+	e.ExpectError(e.JSON("POST", path, "", map[string]string{"name": "Guest 3", "joinId": "another-join-id-0123"}), http.StatusConflict, "name_taken")
+	e.ExpectError(e.JSON("POST", path, "", map[string]string{"name": "Guest 4", "joinId": "short"}), http.StatusBadRequest, CodeInvalid)
+}

@@ -44,7 +44,7 @@ type Games interface {
 type Evenings interface {
 	CreateEvening(ctx context.Context, req service.EveningRequest) (service.EveningCreated, error)
 	JoinEvening(ctx context.Context, code string, req service.EveningJoinRequest) (service.EveningJoined, error)
-	ReadEvening(ctx context.Context, code, token string) (evening.View, error)
+	PollEvening(ctx context.Context, code, token string) (service.EveningRead, error)
 	ActEvening(ctx context.Context, code, token string, a service.EveningAction) (evening.View, error)
 	EveningMafiaRatings(ctx context.Context, code, token string) (service.EveningExport, error)
 	EveningRecord(ctx context.Context, code, token string) (evening.RecordSheet, error)
@@ -578,10 +578,23 @@ func (h *handler) joinLink(r *http.Request, v rules.View) string {
 // viewJSON encodes a view with its pollAfterMs added, and joinUrl when link is
 // not empty.
 func viewJSON(v rules.View, poll time.Duration, link string) []byte {
-	data, err := json.Marshal(v)
-	if err != nil || len(data) < 2 || data[len(data)-1] != '}' {
+	data, err := withPoll(v, poll, link)
+	if err != nil {
 		// A View is plain data; only a bug gets here.
 		panic(fmt.Sprintf("httpapi: cannot encode view: %v", err))
+	}
+	return data
+}
+
+// withPoll encodes a view, a game's or an evening's, with its pollAfterMs
+// added, and joinUrl when link is not empty.
+func withPoll(v any, poll time.Duration, link string) ([]byte, error) {
+	data, err := json.Marshal(v)
+	if err == nil && (len(data) < 2 || data[len(data)-1] != '}') {
+		err = fmt.Errorf("a view of %T is no JSON object", v)
+	}
+	if err != nil {
+		return nil, err
 	}
 	var b bytes.Buffer
 	b.Grow(len(data) + 80)
@@ -593,7 +606,7 @@ func viewJSON(v rules.View, poll time.Duration, link string) []byte {
 		b.Write(js)
 	}
 	b.WriteString("}")
-	return b.Bytes()
+	return b.Bytes(), nil
 }
 
 // etagOf is the ETag of the view of a game at a revision for the holder of token.
@@ -602,12 +615,35 @@ func viewJSON(v rules.View, poll time.Duration, link string) []byte {
 // short hash of the token ("public" without one), so it can be checked before the
 // view is built, and says nothing about the token.
 func etagOf(rev service.Revision, token string) string {
+	return viewerTag(rev.Version, strconv.Itoa(rev.Tick), token)
+}
+
+// eveningTag is the ETag of the view of an evening at a revision for the
+// holder of token: as a game's, with the games the read found over in the
+// place of the clock's transitions, since those are what a read shows on top
+// of the stored version ("0" for none, else a short hash of their codes).
+// The evening's view depends on nothing else: no deadline of its own moves
+// it, and a game once over never changes again.
+func eveningTag(rev service.EveningRevision, token string) string {
+	found := "0"
+	if len(rev.Found) > 0 {
+		sum := sha256.Sum256([]byte(strings.Join(rev.Found, ",")))
+		found = hex.EncodeToString(sum[:4])
+	}
+	return viewerTag(rev.Version, found, token)
+}
+
+// viewerTag is the weak ETag W/"<version>.<shown>-<viewer>": the stored
+// version, what a read shows on top of it, and the viewer, named by a short
+// hash of the token ("public" without one), so it can be checked before the
+// view is built, and says nothing about the token.
+func viewerTag(version int64, shown, token string) string {
 	viewer := "public"
 	if token != "" {
 		sum := sha256.Sum256([]byte(token))
 		viewer = hex.EncodeToString(sum[:6])
 	}
-	return `W/"` + strconv.FormatInt(rev.Version, 10) + "." + strconv.Itoa(rev.Tick) + "-" + viewer + `"`
+	return `W/"` + strconv.FormatInt(version, 10) + "." + shown + "-" + viewer + `"`
 }
 
 // revisioner is implemented by *service.Service: the revision a Read would

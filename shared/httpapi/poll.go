@@ -79,6 +79,19 @@ func pollAfter(t rules.Timing, screen bool, now time.Time) time.Duration {
 	return every
 }
 
+// eveningPollAfter is the hint for a client of an evening (its page, the
+// TV's standings): a phone's period in a game, for every viewer alike, so a
+// round started shows every player their table as soon as a lobby change
+// shows in a game; and the slow pace of a game over once the evening's last
+// game is counted (service.EveningRevision.Over), when only the organiser's
+// extra points can change it.
+func eveningPollAfter(over bool) time.Duration {
+	if over {
+		return pollOver
+	}
+	return PhoneEvery - requestTime
+}
+
 // isScreen reports whether viewer v polls as a screen: the shared screen (no
 // token), the host's page when the app moderates (the shared screen with the
 // controls) and a person's console, from which the moderator runs the table as

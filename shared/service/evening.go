@@ -173,6 +173,12 @@ type EveningCreated struct {
 // EveningJoinRequest is what a phone sends to join an evening.
 type EveningJoinRequest struct {
 	Name string `json:"name"`
+	// JoinID, if set, makes the join safe to send again, as a game's
+	// (JoinRequest.JoinID): the client's own random id for this join. A join
+	// with an id that already took a player answers that player and the same
+	// token, instead of a second name_taken. Whoever knows the id can do
+	// that, so it is as secret as the token.
+	JoinID string `json:"joinId,omitempty"`
 }
 
 // EveningJoined is a phone on the roster: the player's id, their secret token
@@ -268,52 +274,119 @@ func (s *Service) packEvening(it *eveningItem) ([]byte, error) {
 // the games of the round found over as recorded, and the next write of the
 // evening records them (see reconcile).
 func (s *Service) ReadEvening(ctx context.Context, code, token string) (evening.View, error) {
+	rd, err := s.PollEvening(ctx, code, token)
+	return rd.View, err
+}
+
+// EveningRevision names what a read of an evening shows, as Revision names a
+// game's: the stored version, and the games the read found over and counted
+// in memory only. A read never writes, so a game of the round that ends
+// changes the view before any write changes the version: a poll's ETag must
+// name both (httpapi), or a client holding the view from before would be
+// told nothing changed until the next write.
+type EveningRevision struct {
+	Version int64
+	// Found are the room codes, sorted, of the games the read found over
+	// that the stored evening has not recorded yet.
+	Found []string
+	// Over: every round has started and every game of it is counted, so only
+	// the organiser's extra points can still change the evening (the poll
+	// hint slows down).
+	Over bool
+}
+
+// EveningRead is a read of an evening: the view of the token's holder and the
+// revision it shows.
+type EveningRead struct {
+	View     evening.View
+	Revision EveningRevision
+}
+
+// PollEvening is ReadEvening with the revision the view shows, which is what
+// a poll's ETag and hint are made of. It costs what the read costs: knowing
+// whether a game ended takes reading the games of the round in play, which
+// is most of the read, so there is no cheaper check as a game's Revision is.
+func (s *Service) PollEvening(ctx context.Context, code, token string) (EveningRead, error) {
 	var v evening.View
-	version, err := s.readEvening(ctx, code, token, func(it *eveningItem, viewer evening.Viewer) (err error) {
+	rev, err := s.readEvening(ctx, code, token, func(it *eveningItem, viewer evening.Viewer) (err error) {
 		v, err = eveningView(it, viewer)
 		return err
 	})
 	if err != nil {
-		return evening.View{}, err
+		return EveningRead{}, err
 	}
-	v.Version = version
-	return v, nil
+	v.Version = rev.Version
+	return EveningRead{View: v, Revision: rev}, nil
 }
 
 // readEvening is a read of the evening with a code by the token's holder
-// (ReadEvening, EveningRecord): it loads the evening, refuses a token of no
+// (PollEvening, EveningRecord): it loads the evening, refuses a token of no
 // one there, counts the games found over in memory only (reconcile, keeping
 // nothing, since a read never writes), and gives fn the evening and the
-// viewer. It returns the evening's version.
-func (s *Service) readEvening(ctx context.Context, code, token string, fn func(it *eveningItem, viewer evening.Viewer) error) (int64, error) {
-	return s.eveningLoop(ctx, opReadEvening, code, func(ctx context.Context, it *eveningItem, now time.Time) (bool, error) {
+// viewer. It returns the revision read.
+func (s *Service) readEvening(ctx context.Context, code, token string, fn func(it *eveningItem, viewer evening.Viewer) error) (EveningRevision, error) {
+	var rev EveningRevision
+	version, err := s.eveningLoop(ctx, opReadEvening, code, func(ctx context.Context, it *eveningItem, now time.Time) (bool, error) {
 		viewer, ok := it.who(token)
 		if !ok {
 			return false, errEveningToken()
 		}
+		pending := evening.Pending(it.State)
 		if _, err := s.reconcile(ctx, it, now, false); err != nil {
 			return false, err
 		}
+		rev = EveningRevision{}
+		for _, g := range pending {
+			if it.State.Recorded(g.Code) {
+				rev.Found = append(rev.Found, g.Code)
+			}
+		}
+		slices.Sort(rev.Found)
+		rev.Over = len(it.State.Played) == it.State.Rounds && len(evening.Pending(it.State)) == 0
 		return false, fn(it, viewer)
 	})
+	if err != nil {
+		return EveningRevision{}, err
+	}
+	rev.Version = version
+	return rev, nil
 }
 
 // JoinEvening gives a phone a name of the evening's roster, or a late
 // player's place (evening.Join), and returns the player's token, which only
 // its hash is kept of.
+//
+// With a join id the token is derived from it and the evening's key, as a
+// game's join derives it (heldToken), so a join sent again after its answer
+// was lost finds its player and gets the same token, instead of a second
+// name_taken. The evening's key derives its players' game tokens too
+// (gameToken), from a room code and a player id joined by "/", which a join
+// id never holds: no join id can give a game's token.
 func (s *Service) JoinEvening(ctx context.Context, code string, req EveningJoinRequest) (EveningJoined, error) {
 	name, err := cleanName(req.Name)
 	if err != nil {
 		return EveningJoined{}, err
 	}
-	token, err := s.token()
+	if err := checkClientID("joinId", req.JoinID); err != nil {
+		return EveningJoined{}, err
+	}
+	random, err := s.token()
 	if err != nil {
 		return EveningJoined{}, err
 	}
 	var out EveningJoined
 	version, err := s.eveningLoop(ctx, "join_evening", code, func(ctx context.Context, it *eveningItem, now time.Time) (bool, error) {
-		if _, err := s.reconcile(ctx, it, now, true); err != nil {
+		recorded, err := s.reconcile(ctx, it, now, true)
+		if err != nil {
 			return false, err
+		}
+		token, held := heldToken(it.Tokens, it.Key, req.JoinID, random)
+		if held != "" {
+			// Sent before: the player it took, and whatever games the
+			// try found over recorded as any write records them.
+			out = EveningJoined{PlayerID: held, Token: token}
+			out.Evening, err = eveningView(it, evening.Viewer{Player: held})
+			return recorded, err
 		}
 		if err := eveningLookalike(name, it.State.Players); err != nil {
 			return false, err

@@ -6,6 +6,7 @@ import (
 	"crypto/subtle"
 	"encoding/base64"
 	"encoding/binary"
+	"fmt"
 	"io"
 	"maps"
 	"slices"
@@ -148,6 +149,16 @@ func validClientID(id string, minLen int) bool {
 		}
 	}
 	return true
+}
+
+// checkClientID refuses a client's join id or device id (named field) that is
+// neither empty nor MinClientID to MaxActionID of [A-Za-z0-9_-]: a game's
+// join and an evening's read them alike.
+func checkClientID(field, id string) error {
+	if id != "" && !validClientID(id, MinClientID) {
+		return invalid(fmt.Sprintf("%s must be %d to %d letters, digits, '-' or '_'", field, MinClientID, MaxActionID))
+	}
+	return nil
 }
 
 // gameKeyLen is the length of a game's secret key (envelope.Key).

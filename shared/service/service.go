@@ -483,8 +483,8 @@ func (s *Service) seatDevice(ctx context.Context, op, code string, req JoinReque
 // keeps of the device (deviceKey), "" for none.
 func (req JoinRequest) device() (string, error) {
 	for _, f := range []struct{ field, v string }{{"joinId", req.JoinID}, {"device", req.Device}} {
-		if f.v != "" && !validClientID(f.v, MinClientID) {
-			return "", invalid(fmt.Sprintf("%s must be %d to %d letters, digits, '-' or '_'", f.field, MinClientID, MaxActionID))
+		if err := checkClientID(f.field, f.v); err != nil {
+			return "", err
 		}
 	}
 	if req.Device == "" {
@@ -524,17 +524,29 @@ func (e *envelope) tokenFor(joinID string, d joinDraw) (token string, key []byte
 	if key == nil {
 		key = d.key
 	}
-	token = d.token
+	token, held = heldToken(e.Tokens, key, joinID, d.token)
+	return token, key, held
+}
+
+// heldToken is the token a try of a join gives, and the id in tokens (the
+// hashes of a game's seats, or of an evening's players) that already holds
+// it, "" for none: the token joinToken derives from the join id under key,
+// or without a join id the request's own random one, which a later try of
+// the same request finds held when the write of an earlier try did land.
+// Both a game's join and an evening's use it, so a join sent again answers
+// the seat or the player it took.
+func heldToken(tokens map[string][]byte, key []byte, joinID, random string) (token, held string) {
+	token = random
 	if joinID != "" {
 		token = joinToken(key, joinID)
 	}
 	h := hashToken(token)
-	for seat, th := range e.Tokens {
+	for id, th := range tokens {
 		if bytes.Equal(th, h) {
-			return token, key, seat
+			return token, id
 		}
 	}
-	return token, key, ""
+	return token, ""
 }
 
 // Read returns the game as the token's holder may see it: "" is the public shared

@@ -125,12 +125,12 @@ func (l *lazy) JoinEvening(ctx context.Context, code string, req service.Evening
 	return s.JoinEvening(ctx, code, req)
 }
 
-func (l *lazy) ReadEvening(ctx context.Context, code, token string) (evening.View, error) {
+func (l *lazy) PollEvening(ctx context.Context, code, token string) (service.EveningRead, error) {
 	s, err := l.get(ctx)
 	if err != nil {
-		return evening.View{}, err
+		return service.EveningRead{}, err
 	}
-	return s.ReadEvening(ctx, code, token)
+	return s.PollEvening(ctx, code, token)
 }
 
 func (l *lazy) ActEvening(ctx context.Context, code, token string, a service.EveningAction) (evening.View, error) {

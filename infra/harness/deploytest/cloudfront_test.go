@@ -124,6 +124,36 @@ func TestTemplateCloudFrontRoutes(t *testing.T) {
 	}
 }
 
+// TestTemplatePollsForwardIfNoneMatch: the polled reads, a game's and an
+// evening's, answer 304 to a matching If-None-Match (docs/API.md, Polling),
+// which the function sees only if CloudFront passes it on: each goes to the
+// read function by a behaviour that caches nothing and forwards the
+// viewer's headers through ApiRequestPolicy, which passes all but Host and
+// no cookie (TestTemplateApiForwardsNoCookie: with cookies CloudFront drops
+// If-None-Match).
+func TestTemplatePollsForwardIfNoneMatch(t *testing.T) {
+	list, _ := at(rawTemplate(t), "Resources", "SiteDistribution", "Properties", "DistributionConfig", "CacheBehaviors").([]any)
+	rs := cloudFrontRoutes(t)
+	for _, p := range []string{httpapi.PathGame, httpapi.PathEvening} {
+		path := strings.ReplaceAll(p, "{code}", "K7QX2M")
+		i := slices.IndexFunc(rs, func(b behaviour) bool { return b.re.MatchString(path) })
+		if i < 0 {
+			t.Errorf("GET %s goes to the site bucket", path)
+			continue
+		}
+		b := list[i]
+		if at(b, "TargetOriginId") != httpapi.FuncRead || at(b, "CachePolicyId") != cachingDisabled || at(b, "OriginRequestPolicyId") != "Ref:ApiRequestPolicy" {
+			t.Errorf("GET %s: behaviour %v to %v, cache policy %v, origin request policy %v: want the read function, uncached, through ApiRequestPolicy",
+				path, at(b, "PathPattern"), at(b, "TargetOriginId"), at(b, "CachePolicyId"), at(b, "OriginRequestPolicyId"))
+		}
+	}
+	cfg := at(rawTemplate(t), "Resources", "ApiRequestPolicy", "Properties", "OriginRequestPolicyConfig")
+	if at(cfg, "HeadersConfig", "HeaderBehavior") != "allExcept" || strings.Contains(strings.ToLower(fmt.Sprint(at(cfg, "HeadersConfig", "Headers"))), "if-none-match") ||
+		at(cfg, "CookiesConfig", "CookieBehavior") != "none" {
+		t.Errorf("ApiRequestPolicy: headers %v, cookies %v: want If-None-Match passed on, and no cookie", at(cfg, "HeadersConfig"), at(cfg, "CookiesConfig"))
+	}
+}
+
 // TestTemplateOriginAccess: the functions answer CloudFront alone. Their URLs
 // take only signed requests (AWS_IAM), CloudFront signs each one (an origin
 // access control for Lambda, always), and only this distribution may invoke

@@ -92,7 +92,8 @@ type rateRule struct {
 	name  string
 	limit int
 	// scope is what the rule counts, as "METHOD path" pairs of its scope-down
-	// statement's byte matches ("POST =/api/games", "POST …/players"), or ""
+	// statement's byte matches ("POST …/players"), the paths any one of
+	// which counts joined by "|" ("POST =/api/games|=/api/evenings"), or ""
 	// for every request.
 	scope string
 }
@@ -130,32 +131,49 @@ func edgeRules(t *testing.T, acl *wafv2.WebACL) []rateRule {
 		}
 		rr := rateRule{name: r.Name, limit: rb.Limit}
 		if sd := rb.ScopeDownStatement; sd != nil {
-			var parts []string
-			statements := []wafv2.WebACL_Statement{*sd}
-			if sd.AndStatement != nil {
-				statements = sd.AndStatement.Statements
-			}
-			for _, s := range statements {
-				bm := s.ByteMatchStatement
-				if bm == nil || bm.SearchString == nil {
-					t.Fatalf("rule %s: a scope-down statement other than a byte match", r.Name)
-				}
-				where := map[string]string{"EXACTLY": "=", "ENDS_WITH": "…", "STARTS_WITH": "^"}[bm.PositionalConstraint]
-				switch {
-				case bm.FieldToMatch.Method != nil:
-					parts = append(parts, *bm.SearchString)
-				case bm.FieldToMatch.UriPath != nil:
-					parts = append(parts, where+*bm.SearchString)
-					checkAsRouted(t, r.Name, bm.TextTransformations)
-				default:
-					t.Fatalf("rule %s matches neither the method nor the path", r.Name)
-				}
-			}
-			rr.scope = strings.Join(parts, " ")
+			rr.scope = scopeOf(t, r.Name, *sd, true)
 		}
 		out = append(out, rr)
 	}
 	return out
+}
+
+// scopeOf writes a rule's scope-down statement as rateRule.scope does: its
+// byte matches, of the method as the method, of the path as "=", "…" or "^"
+// (exactly, ending with, starting with) and the string; an and of them
+// joined by " ", and an or of them (top false: inside the and) by "|".
+func scopeOf(t *testing.T, rule string, s wafv2.WebACL_Statement, top bool) string {
+	t.Helper()
+	var parts []string
+	switch {
+	case top && s.AndStatement != nil:
+		for _, s := range s.AndStatement.Statements {
+			parts = append(parts, scopeOf(t, rule, s, false))
+		}
+		return strings.Join(parts, " ")
+	case s.OrStatement != nil:
+		for _, s := range s.OrStatement.Statements {
+			if s.ByteMatchStatement == nil {
+				t.Fatalf("rule %s: an or of statements other than byte matches", rule)
+			}
+			parts = append(parts, scopeOf(t, rule, s, false))
+		}
+		return strings.Join(parts, "|")
+	}
+	bm := s.ByteMatchStatement
+	if bm == nil || bm.SearchString == nil {
+		t.Fatalf("rule %s: a scope-down statement other than a byte match, an and or an or of them", rule)
+	}
+	where := map[string]string{"EXACTLY": "=", "ENDS_WITH": "…", "STARTS_WITH": "^"}[bm.PositionalConstraint]
+	switch {
+	case bm.FieldToMatch.Method != nil:
+		return *bm.SearchString
+	case bm.FieldToMatch.UriPath != nil:
+		checkAsRouted(t, rule, bm.TextTransformations)
+		return where + *bm.SearchString
+	}
+	t.Fatalf("rule %s matches neither the method nor the path", rule)
+	return ""
 }
 
 // checkAsRouted checks that a rule's path match reads the path as the server
@@ -245,11 +263,14 @@ func TestTemplateEdgeLimits(t *testing.T) {
 	fastest := clients*int(loadgen.PeakWindow/(900*time.Millisecond)) + pages
 	limits := edgeRules(t, acl)
 	var all, games, joins *rateRule
+	// Making an evening is limited with making a game, by one rule: a rule
+	// of its own would cost a dollar more every month (loadgen.EdgeLimitsRules).
+	creates := "POST =" + httpapi.PathGames + "|=" + httpapi.PathEvenings
 	for i, r := range limits {
 		switch r.scope {
 		case "":
 			all = &limits[i]
-		case "POST =" + httpapi.PathGames:
+		case creates:
 			games = &limits[i]
 		case "POST …/players":
 			joins = &limits[i]
@@ -266,6 +287,12 @@ func TestTemplateEdgeLimits(t *testing.T) {
 		home, loadgen.PeakWindow, busiest, pages, clients, fastest, all.limit, float64(all.limit)/float64(home), perSecond)
 	if all.limit < 4*home || all.limit < fastest {
 		t.Errorf("%s: %d requests in %v leaves a home less than four times its %d, or less than the fastest polling's %d", all.name, all.limit, loadgen.PeakWindow, home, fastest)
+	}
+	for _, r := range httpapi.Routes {
+		if r.Method == "POST" && r.Function == httpapi.FuncCreate && !strings.Contains(r.Path, "{") &&
+			!slices.Contains(strings.Split(strings.TrimPrefix(games.scope, "POST "), "|"), "="+r.Path) {
+			t.Errorf("%s counts %q: not %s %s, which makes a game or an evening", games.name, games.scope, r.Method, r.Path)
+		}
 	}
 	if games.limit > 100 || games.limit < 10 {
 		t.Errorf("%s: %d games in %v from one address", games.name, games.limit, loadgen.PeakWindow)
