@@ -111,6 +111,25 @@ export async function hostQr(code, token) {
   }
 }
 
+// A club's evening (docs/API.md, "Evenings"): made by its organiser, joined
+// once by each phone, read by everyone (the organiser's token, a player's, or
+// none for the TV).
+export const createEvening = (req) => request('POST', '/api/evenings', { body: req });
+export const getEvening = (code, token, etag) => request('GET', `/api/evenings/${enc(code)}`, { token, etag });
+export const eveningQr = (code) => `/api/evenings/${enc(code)}/qr.svg`;
+
+// joinEvening takes a name on the evening's roster, retrying with the same
+// join id: a join whose answer was lost gets the same player, not "name taken".
+export function joinEvening(code, name, joinId, opts) {
+  return retried(() => request('POST', `/api/evenings/${enc(code)}/players`, { body: { name, joinId } }), opts);
+}
+
+// eveningAction sends one of the organiser's actions, retrying with the same id.
+export function eveningAction(code, token, action, opts) {
+  const a = { ...action, id: action.id || newId() };
+  return retried(() => request('POST', `/api/evenings/${enc(code)}/actions`, { token, body: a }), opts);
+}
+
 let rules = null;
 
 // loadRules resolves to the rules' schema (GET /api/rules), fetched once per
@@ -217,6 +236,20 @@ export const host = {
   get: (code) => get('cs.host.' + code),
   set: (code, token) => set('cs.host.' + code, token),
   clear: (code) => set('cs.host.' + code, null),
+};
+
+// organizer is the organiser's token per evening; eveningSeat a phone's place
+// on an evening's roster: {playerId, token, name, went}, went being the last
+// game this phone was sent to, so that it goes to each round's seat once and
+// a player who came back to the evening's page stays there.
+export const organizer = {
+  get: (code) => get('cs.organizer.' + code),
+  set: (code, token) => set('cs.organizer.' + code, token),
+};
+export const eveningSeat = {
+  get: (code) => get('cs.evening.' + code),
+  set: (code, v) => set('cs.evening.' + code, v),
+  clear: (code) => set('cs.evening.' + code, null),
 };
 
 // consoleKey is the host's token as a shared screen keeps it where a person

@@ -11,6 +11,10 @@
 //   /#screen=CODE          the public shared screen, for a second display
 //   /#protocol=CODE        the game's protocol: everyone's at the end, the
 //                          moderator's live (with this device's host token)
+//   /evening/CODE          a player's phone at a club's evening (its QR code)
+//   /#evening=CODE&t=TOKEN the evening's organiser (the token is kept in
+//                          localStorage, like the host's)
+//   /#evening-screen=CODE  the evening's TV: schedule and standings
 //
 // A phone that scans a QR code loads only what it shows (issue 28): this
 // module with the player's screen, and its language (i18n.js). The other
@@ -107,6 +111,11 @@ function route() {
     app.screen = playerScreen(app, api.normCode(join[1]), seatKey);
     return;
   }
+  const evening = path.match(/^\/evening\/([A-Za-z0-9]+)\/?$/);
+  if (evening) {
+    later((m) => m.eveningPhone(app, api.normCode(evening[1])));
+    return;
+  }
   if (path === '/new' || path === '/new/') {
     later((m) => m.homeScreen(app, { auto: true }));
     return;
@@ -121,6 +130,21 @@ function route() {
       history.replaceState(null, '', '/#host=' + code);
     }
     later((m) => m.hostScreen(app, code, token || api.host.get(code)));
+    return;
+  }
+  if (hash.get('evening')) {
+    const code = api.normCode(hash.get('evening'));
+    const token = hash.get('t');
+    if (token) {
+      api.organizer.set(code, token);
+      history.replaceState(null, '', '/#evening=' + code);
+    }
+    later((m) => m.eveningScreen(app, code, token || api.organizer.get(code)));
+    return;
+  }
+  if (hash.get('evening-screen')) {
+    const code = api.normCode(hash.get('evening-screen'));
+    later((m) => m.eveningScreen(app, code, null));
     return;
   }
   if (hash.get('protocol')) {

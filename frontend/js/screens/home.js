@@ -33,6 +33,12 @@ export function homeScreen(app, { auto } = {}) {
     // before the game is made (deviceQuestion).
     asking: false,
     joinCode: '',
+    // An evening (several tables and rounds, one standings) rather than one
+    // game; its size and the names typed in.
+    evening: params.get('evening') === '1',
+    tables: 1,
+    rounds: 4,
+    roster: '',
   };
   load();
 
@@ -59,6 +65,10 @@ export function homeScreen(app, { auto } = {}) {
   // first asks what this device is, since the moderator's console shows
   // every card.
   function start() {
+    if (form.evening) {
+      createEvening();
+      return;
+    }
     if (form.moderator === 'host') {
       form.creating = false;
       form.asking = true;
@@ -92,6 +102,29 @@ export function homeScreen(app, { auto } = {}) {
       ? app.t('err.rules', { message: api.errorMessage(res) })
       : app.t(res.status === 0 ? 'err.network' : 'err.generic');
     if (auto) history.replaceState(null, '', '/' + location.search);
+    render();
+  }
+
+  // createEvening makes the evening the form describes and opens its
+  // organiser's page here: its token is kept on this device, as a host's is.
+  // Each table's game goes to its moderator from that page, so no device
+  // question is asked.
+  async function createEvening() {
+    form.creating = true;
+    form.error = null;
+    render();
+    const players = form.roster.split('\n').map((n) => n.trim().normalize('NFC')).filter(Boolean);
+    const res = await api.createEvening({ ...request(), tables: form.tables, rounds: form.rounds, ...(players.length ? { players } : {}) });
+    if (res.status === 201 && res.body) {
+      api.organizer.set(res.body.code, res.body.organizerToken);
+      app.go('/#evening=' + res.body.code, true);
+      return;
+    }
+    form.creating = false;
+    const c = api.errorCode(res);
+    form.error = app.t.has('evening.err.' + c) ? app.t('evening.err.' + c)
+      : c === 'invalid' || c === 'invalid_options' || c === 'bad_field' || c.startsWith('name_') ? app.t('err.rules', { message: api.errorMessage(res) })
+        : app.t(res.status === 0 ? 'err.network' : 'err.generic');
     render();
   }
 
@@ -180,9 +213,10 @@ export function homeScreen(app, { auto } = {}) {
     },
     h('h2', null, t('home.new')),
     form.error ? h('p', { class: 'error', role: 'alert' }, form.error) : null,
+    kind(t), form.evening ? eveningFields(t) : null,
     presets, moderator, lang, opts,
-    h('button', { type: 'submit', class: 'primary big', dataset: { action: 'create' } }, t('home.create')),
-    shareBox);
+    h('button', { type: 'submit', class: 'primary big', dataset: { action: 'create' } }, t(form.evening ? 'evening.create' : 'home.create')),
+    form.evening ? null : shareBox);
 
     const join = h('form', {
       class: 'card join-game', onsubmit: (e) => {
@@ -199,6 +233,27 @@ export function homeScreen(app, { auto } = {}) {
     replace(app.root, bar, h('main', { class: 'home' },
       h('div', { class: 'hero' }, h('h1', null, t('app.title')), h('p', { class: 'tagline' }, t('app.tagline'))),
       resumeLink(t), newGame, join));
+  }
+
+  // kind asks for one game or an evening of many (docs/EVENING.md).
+  function kind(t) {
+    return h('fieldset', { class: 'kind' }, h('legend', null, t('home.kind')),
+      [false, true].map((ev) => h('label', { class: ['choice', form.evening === ev && 'on'] },
+        h('input', { type: 'radio', name: 'kind', value: ev ? 'evening' : 'game', checked: form.evening === ev, dataset: { focus: 'kind:' + ev }, onchange: () => { form.evening = ev; render(); } }),
+        h('span', { class: 'choice-text' }, h('strong', null, t(ev ? 'home.kind.evening' : 'home.kind.game')), h('span', { class: 'help' }, t(ev ? 'home.kind.evening.help' : 'home.kind.game.help'))))));
+  }
+
+  // eveningFields: the evening's tables and rounds, and the names typed in
+  // (phones that scan its QR code join as well).
+  function eveningFields(t) {
+    const count = (key, min, max) => h('label', { class: 'field' }, h('span', { class: 'field-label' }, t('evening.' + key)),
+      h('input', { type: 'number', name: key, inputmode: 'numeric', min: String(min), max: String(max), value: String(form[key]), dataset: { focus: 'ev-' + key },
+        onchange: (e) => { const n = Number.parseInt(e.target.value, 10); if (Number.isFinite(n)) form[key] = Math.min(max, Math.max(min, n)); render(); } }));
+    return h('fieldset', { class: 'evening-fields' }, h('legend', null, t('home.kind.evening')),
+      count('tables', 1, 10), count('rounds', 1, 12),
+      h('label', { class: 'field' }, h('span', { class: 'field-label' }, t('evening.names')),
+        h('textarea', { name: 'players', rows: '6', dataset: { focus: 'ev-names' }, 'aria-describedby': 'ev-names-help', oninput: (e) => { form.roster = e.target.value; } }, form.roster),
+        h('span', { class: 'help', id: 'ev-names-help' }, t('evening.names.help'))));
   }
 
   // resumeLink goes back to the last game this browser was at, as what it

@@ -22,6 +22,10 @@ const JOIN_ERRORS = {
   seat_code_needed: 'err.seat_code_needed', seat_code_wrong: 'err.seat_code_wrong',
 };
 
+// EVENING_POLL_MS is how often a phone at the end of an evening's game asks
+// whether the next round has begun.
+const EVENING_POLL_MS = 4000;
+
 // SEAT_KEY_ERRORS are the messages of a seat key refused: the join page has no
 // seat for this phone then, in whatever phase, and says so.
 const SEAT_KEY_ERRORS = new Set(['err.seat_key_invalid', 'err.seat_key_expired']);
@@ -233,6 +237,13 @@ export function playerScreen(app, code, seatKey) {
             follow(v.next);
             return;
           }
+          // A seat the evening's page sent here learns its id in the game
+          // from the game's first view.
+          if (v.you && v.you.id && session.me.playerId !== v.you.id) {
+            session.me = { ...session.me, playerId: v.you.id };
+            api.seat.set(code, session.me);
+          }
+          if (v.phase.name === 'game_over' && session.me.evening) backToEvening(session.me.evening);
           wakeUp(prev, v);
         }
         render();
@@ -261,6 +272,26 @@ export function playerScreen(app, code, seatKey) {
     if (firstView) session.poller.accept(firstView);
     session.start();
     render();
+  }
+
+  // backToEvening waits, at the end of an evening's game, for the evening's
+  // next round, and then takes the phone back to the evening's page, which
+  // sends it to its next seat (or says it sits out): the phone lying on the
+  // table needs no tap between rounds.
+  let eveningTimer = null;
+  function backToEvening(ev) {
+    if (eveningTimer) return;
+    const check = async () => {
+      const mine = api.eveningSeat.get(ev);
+      const res = mine && mine.token ? await api.getEvening(ev, mine.token) : null;
+      if (!eveningTimer) return;
+      if (res && res.status === 200 && res.body && res.body.you && res.body.you.game !== code) {
+        app.go('/evening/' + ev);
+        return;
+      }
+      eveningTimer = setTimeout(check, EVENING_POLL_MS);
+    };
+    eveningTimer = setTimeout(check, EVENING_POLL_MS);
   }
 
   // follow takes this seat to the next game of the same table, where its token
@@ -425,8 +456,9 @@ export function playerScreen(app, code, seatKey) {
     h('section', { class: 'card' }, h('h2', null, t('over.roles')), rolesList(t, v)),
     h('section', { class: 'card' }, h('h2', null, t('over.story')), storyList(t, v)),
     h('div', { class: 'ways' },
-      h('a', { class: 'button primary', href: '/#protocol=' + code, dataset: { action: 'protocol' } }, '▤ ' + t('proto.open')),
-      h('a', { class: 'button secondary', href: '/' }, t('over.new')))];
+      session.me.evening ? h('a', { class: 'button primary', href: '/evening/' + session.me.evening, dataset: { action: 'evening' } }, t('evening.back')) : null,
+      h('a', { class: ['button', session.me.evening ? 'secondary' : 'primary'], href: '/#protocol=' + code, dataset: { action: 'protocol' } }, '▤ ' + t('proto.open')),
+      session.me.evening ? null : h('a', { class: 'button secondary', href: '/' }, t('over.new')))];
   }
 
   // night: one screen for every living player, whatever their card: the same
@@ -833,6 +865,8 @@ export function playerScreen(app, code, seatKey) {
   return {
     unmount() {
       if (session) session.stop();
+      clearTimeout(eveningTimer);
+      eveningTimer = null;
       document.removeEventListener('pointerup', letGo);
     },
     rerender() {

@@ -1,0 +1,218 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"citysleeps/shared/evening"
+	"citysleeps/shared/protocol"
+	"citysleeps/shared/service/servicetest"
+)
+
+// typedNames are the names the organiser types in; phoneNames those that
+// phones bring themselves.
+var (
+	typedNames = tableNames
+	phoneNames = []string{"Gus", "Hana", "Ivo", "Kai", "Lev", "Mia", "Ned", "Ora", "Una", "Rex"}
+)
+
+// TestEvening plays a club's evening through its pages (the club's evening):
+// the organiser makes one on the home page (sport rules, two tables, two
+// rounds, ten names typed in), twenty phones open its link, ten take a typed
+// name with a tap and ten bring their own; the first round sends each phone
+// to its own seat by itself; each table's moderator (the organiser's token,
+// through the service) ends the games; every phone's end screen leads back to
+// the evening and, when the organiser starts round 2, goes on to its next
+// seat by itself; and the TV's standings are the protocols' points as the
+// evening's scoring table counts them. On the way the organiser's page, the
+// TV, the join page and a phone between rounds are audited in the four
+// languages like every other screen.
+func TestEvening(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t)
+	b := startBrowser(t)
+	dir := filepath.Join(artifactsDir(t), "screens")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	org := b.newPage(t, "organiser", 1280, 800)
+	s := &studio{t: t, srv: srv, dir: dir, allow: append(append([]string{}, typedNames...), phoneNames...), screen: org}
+
+	// The organiser makes the evening on the home page.
+	org.navigate(srv.URL + "/")
+	org.waitFor("the home page", `document.querySelector('form.new-game')`)
+	org.mustTap(`input[name=kind][value=evening]`)
+	org.waitFor("the evening's fields", `document.querySelector('input[name=tables]')`)
+	org.eval(fmt.Sprintf(`(() => {
+		const set = (sel, v, ev) => { const el = document.querySelector(sel); el.value = v; el.dispatchEvent(new Event(ev, { bubbles: true })); };
+		set('input[name=tables]', '2', 'change');
+		set('input[name=rounds]', '2', 'change');
+		set('textarea[name=players]', %q, 'input');
+		return true;
+	})()`, strings.Join(typedNames, "\n")), nil)
+	org.mustTap(`input[name=moderator][value=host]`)
+	org.waitFor("two tables, two rounds", `document.querySelector('input[name=tables]').value === '2' && document.querySelector('input[name=rounds]').value === '2'`)
+	s.capture(org, "home-evening", `document.querySelector('textarea[name=players]')`)
+	org.mustTap(`form.new-game button[type=submit]`)
+	org.waitFor("the organiser's page", `document.querySelector('main[data-screen=evening_organizer] [data-action=start_round]')`)
+	var code, token string
+	org.eval(`location.hash.replace('#evening=', '')`, &code)
+	org.eval(fmt.Sprintf(`JSON.parse(localStorage.getItem('cs.organizer.' + %q))`, code), &token)
+	if len(code) != 6 || token == "" || strings.Contains(mustURL(org), token) {
+		t.Fatalf("the organiser's page: code %q, a token kept: %v, address %s", code, token != "", mustURL(org))
+	}
+	s.capture(org, "evening-organizer", `document.querySelector('main[data-screen=evening_organizer] .ev-roster')`)
+
+	tv := b.newPage(t, "tv", 1280, 800)
+	tv.navigate(srv.URL + "/#evening-screen=" + code)
+	tv.waitFor("the TV's QR code", `document.querySelector('main[data-screen=evening_tv] img.qr')`)
+
+	// Twenty phones join: ten tap a name the organiser typed, ten type their own.
+	phones := make([]*page, 20)
+	var wg sync.WaitGroup
+	for i := range phones {
+		phones[i] = b.newPage(t, fmt.Sprintf("phone %d", i+1), 390, 844)
+	}
+	for i, p := range phones {
+		wg.Go(func() {
+			p.navigate(srv.URL + "/evening/" + code)
+			if i < len(typedNames) {
+				sel := fmt.Sprintf(`[data-action=take_name][data-player=p%d]`, i+1)
+				p.waitFor("the roster's names", `document.querySelector('`+sel+`')`)
+				p.mustTap(sel)
+			} else {
+				p.waitFor("the join form", `document.querySelector('input#ev-name')`)
+				p.typeInto(`input#ev-name`, phoneNames[i-len(typedNames)])
+				p.mustTap(`[data-action=join_evening]`)
+			}
+			p.waitFor("the phone on the roster", `document.querySelector('[data-place=waiting]')`)
+		})
+	}
+	wg.Wait()
+	s.phone = phones[len(phones)-1]
+	s.capture(s.phone, "evening-waiting", `document.querySelector('[data-place=waiting]')`)
+	tv.waitFor("twenty on the roster", `document.querySelectorAll('.ev-roster li').length === 20`)
+	s.capture(tv, "evening-tv-roster", `document.querySelector('main[data-screen=evening_tv] img.qr')`)
+	join := b.newPage(t, "a phone joining", 390, 844)
+	join.navigate(srv.URL + "/evening/" + code)
+	join.waitFor("the join form", `document.querySelector('input#ev-name')`)
+	s.phone = join
+	s.capture(join, "evening-join", `document.querySelector('input#ev-name')`)
+
+	// Two rounds: each phone goes to its own seat by itself, and comes back.
+	for round := 1; round <= 2; round++ {
+		org.waitFor("the next round open", `document.querySelector('[data-action=start_round]:not([disabled])')`)
+		org.mustTap(`[data-action=start_round]`)
+		org.waitFor(fmt.Sprintf("round %d begun", round), fmt.Sprintf(`document.querySelector('main[data-round="%d"]')`, round))
+		v := readEvening(t, srv, code, "")
+		if v.Round != round {
+			t.Fatalf("round %d started, the evening says %d", round, v.Round)
+		}
+		for i, p := range phones {
+			wg.Go(func() {
+				id, token := phoneSeat(p, code)
+				you := readEvening(t, srv, code, token).You
+				if you == nil || you.Game == "" || you.Table < 1 || you.Seat < 1 {
+					p.fatalf("round %d: no place: %+v", round, you)
+					return
+				}
+				if got := v.Rounds[round-1].Tables[you.Table-1].Players[you.Seat-1]; got != id || (i < len(typedNames) && id != fmt.Sprintf("p%d", i+1)) {
+					p.fatalf("round %d: %s at table %d seat %d, which is %s's", round, id, you.Table, you.Seat, got)
+				}
+				p.waitFor(fmt.Sprintf("round %d's seat", round), fmt.Sprintf(`location.pathname === '/join/%s' && document.querySelector('main[data-phase=lobby]')`, you.Game))
+			})
+		}
+		wg.Wait()
+		org.waitFor("the round's tables", fmt.Sprintf(`document.querySelectorAll('main[data-round="%d"] .ev-current .ev-table[data-game]').length === 2`, round))
+		if round == 1 {
+			s.capture(org, "evening-organizer-round", `document.querySelector('[data-action=console]')`)
+			s.capture(tv, "evening-tv-round", `document.querySelector('main[data-screen=evening_tv][data-round="1"] .ev-standings, main[data-screen=evening_tv][data-round="1"] .ev-tables')`)
+		}
+		for _, table := range v.Rounds[round-1].Tables {
+			if err := servicetest.EndByRemovals(srv.svc, table.Game, token); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, p := range phones {
+			wg.Go(func() {
+				p.waitFor("the game's end", `document.querySelector('main[data-phase=game_over] [data-action=evening]')`)
+			})
+		}
+		wg.Wait()
+		org.waitFor("every table over", `document.querySelectorAll('.ev-current .ev-table.over').length === 2`)
+	}
+
+	// The phone that follows its evening link sees the standings and its
+	// next table, none after the last round; the TV's standings are the
+	// protocols'.
+	p := phones[0]
+	p.mustTap(`[data-action=evening]`)
+	p.waitFor("the evening between rounds", `document.querySelector('main[data-screen=evening_phone] .ev-standings .ev-row.mine')`)
+	s.phone = p
+	s.capture(p, "evening-phone-standings", `document.querySelector('.ev-standings .ev-row.mine')`)
+	end := readEvening(t, srv, code, token)
+	want, err := servicetest.ProtocolStandings(end, func(game string) (protocol.Protocol, error) {
+		return srv.svc.Protocol(context.Background(), game, "")
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(want) != 20 {
+		t.Fatalf("%d players in the protocols' standings, want 20", len(want))
+	}
+	tv.waitFor("the standings of both rounds", `[...document.querySelectorAll('.ev-standings .ev-row[data-player]')].length === 20`)
+	var shown []struct {
+		Player string `json:"player"`
+		Total  string `json:"total"`
+		Place  string `json:"place"`
+	}
+	tv.eval(`[...document.querySelectorAll('.ev-standings .ev-row[data-player]')].map((r) => ({ player: r.dataset.player, total: r.dataset.total, place: r.querySelector('.c-place').textContent }))`, &shown)
+	for i, w := range want {
+		if shown[i].Player != w.Player || shown[i].Total != w.Points.Total.String() || shown[i].Place != fmt.Sprint(w.Place) {
+			t.Errorf("the TV's standings, row %d: %+v, want %s at place %d with %v", i+1, shown[i], w.Player, w.Place, w.Points.Total)
+		}
+	}
+	s.capture(tv, "evening-tv-standings", `document.querySelectorAll('.ev-standings .ev-row[data-player]').length === 20`)
+
+	// The schedule prints a round to an A4 page.
+	_, pages := tv.printPDF()
+	if pages != 2 {
+		t.Errorf("the evening's two rounds print on %d A4 pages, want 2", pages)
+	}
+	for _, p := range append(phones, org, tv) {
+		p.checkErrors()
+	}
+}
+
+// readEvening is the evening as the holder of token sees it.
+func readEvening(t *testing.T, srv *testServer, code, token string) evening.View {
+	t.Helper()
+	v, err := srv.svc.ReadEvening(context.Background(), code, token)
+	if err != nil {
+		t.Fatalf("read evening %s: %v", code, err)
+	}
+	return v
+}
+
+// phoneSeat is the evening's player id and token a phone keeps in its
+// localStorage.
+func phoneSeat(p *page, code string) (id, token string) {
+	var seat struct {
+		PlayerID string `json:"playerId"`
+		Token    string `json:"token"`
+	}
+	p.eval(fmt.Sprintf(`JSON.parse(localStorage.getItem('cs.evening.' + %q))`, code), &seat)
+	return seat.PlayerID, seat.Token
+}
+
+// mustURL is the page's address.
+func mustURL(p *page) string {
+	var u string
+	p.eval(`location.href`, &u)
+	return u
+}
