@@ -50,6 +50,18 @@
 // and each time the game asks a player to act, the delay until their phone
 // shows it is measured exactly.
 //
+// # Evenings
+//
+// PlayEvenings plays a club's evenings (docs/EVENING.md) the same way: the
+// organiser makes the evening and starts each round once the games of the one
+// before are over, every phone joins it, reads it with its own token to learn
+// its game and seat token, and plays that game as the players above do, each
+// table's console as the host above does with the organiser's token. Each
+// game's log is checked as a load run's are, and at the end every evening's
+// standings against the scoring package's sum of its games' protocols; the
+// evenings' own requests are timed apart from their games', and all of them
+// billed as they were made (Bill).
+//
 // # Targets
 //
 // Start runs the server in this process on 127.0.0.1:0, wired as infra/server
@@ -68,6 +80,7 @@
 //	go run ./infra/harness/loadgen/cmd/loadgen -games 100 -json report.json # the report as JSON too
 //	go test -run '^$' -bench . ./infra/harness/loadgen                      # the benchmarks
 //	go test ./infra/harness/loadgen -run 'Load|Fault' -long -v              # load and fault tests at bench size
+//	go run ./infra/harness/loadgen/cmd/loadgen -games 0 -real 0 -evenings 1 # a club's evening: 40 phones, 4 tables, 3 rounds
 //
 // The fault tests (fault_*_test.go) kill the local server (infra/server, built
 // and run as a child process) with SIGKILL while games run, inject store

@@ -579,13 +579,7 @@ func (g *game) run(ctx context.Context, firstBot int) GameResult {
 	defer cancel()
 	g.res = GameResult{Index: g.index, Preset: g.preset, Requests: map[string]int{}}
 	mk := func(i int, name string, host bool) *device {
-		seed := cfg.Seed*1_000_003 + uint64(g.index)*101 + uint64(i)
-		b := &device{g: g, c: NewClient(cfg.URL, SourceAddr(firstBot+i), cfg.Metrics), rng: rand.New(rand.NewPCG(seed, 7)),
-			label: fmt.Sprintf("g%d-b%d", g.index, i), host: host, name: name, unknown: map[string]int{}, refused: map[string]int{}, passed: map[string]bool{}}
-		if host {
-			b.id = "host"
-		}
-		return b
+		return g.device(i, name, host, NewClient(cfg.URL, SourceAddr(firstBot+i), cfg.Metrics))
 	}
 	hostBot := mk(0, "host", true)
 	defer hostBot.c.Close()
@@ -621,6 +615,25 @@ func (g *game) run(ctx context.Context, firstBot int) GameResult {
 		hostBot.play(ctx, loadHost{g}, hostBot.hostPace)
 	}()
 	wg.Wait()
+	return g.end(ctx, start, bots)
+}
+
+// device is the client number i of the game (0 its host, who plays as
+// "host"), sending with c: its own bot, with its own choices (seeded by the
+// game and i) and its own action ids.
+func (g *game) device(i int, name string, host bool, c *Client) *device {
+	seed := g.cfg.Seed*1_000_003 + uint64(g.index)*101 + uint64(i)
+	b := &device{g: g, c: c, rng: rand.New(rand.NewPCG(seed, 7)),
+		label: fmt.Sprintf("g%d-b%d", g.index, i), host: host, name: name, unknown: map[string]int{}, refused: map[string]int{}, passed: map[string]bool{}}
+	if host {
+		b.id = "host"
+	}
+	return b
+}
+
+// end closes the game's result once its clients have stopped, bots[0] its
+// host: it finished when every one of them checked the final log.
+func (g *game) end(ctx context.Context, start time.Time, bots []*device) GameResult {
 	g.res.Took = time.Since(start)
 	g.res.Finished = true
 	for _, b := range bots {
@@ -629,7 +642,7 @@ func (g *game) run(ctx context.Context, firstBot int) GameResult {
 		}
 	}
 	if !g.res.Finished && ctx.Err() != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		g.fail("game %s (%s) not over after %v: phase %s day %d", g.code, g.preset, cfg.GameTimeout, hostBot.view.Phase.Name, hostBot.view.Phase.Day)
+		g.fail("game %s (%s) not over after %v: phase %s day %d", g.code, g.preset, g.cfg.GameTimeout, bots[0].view.Phase.Name, bots[0].view.Phase.Day)
 	}
 	return g.res
 }

@@ -22,6 +22,13 @@ const (
 	KindPoll200 = "poll200"
 	KindAction  = "action"
 	KindOther   = "other" // errors, health checks, anything else
+	// KindEveningRead and KindEveningWrite are an evening's own routes
+	// (/api/evenings…) answered 2xx: its reads (the phones looking for their
+	// table, the TV), and its writes (made, joined, its rounds started and
+	// recorded), so that its requests are timed and billed apart from its
+	// games'.
+	KindEveningRead  = "evening_read"
+	KindEveningWrite = "evening_write"
 )
 
 // Meter wraps a store.Store and, together with its Handler, measures what each
@@ -257,6 +264,23 @@ func (m *Meter) ServerTimes() map[string]Summary {
 	return out
 }
 
+// ServerTime is the distribution of the time the handler took over the
+// requests of every kind in kinds together: an evening's own requests, or its
+// games', whose percentiles cannot be read off the kinds' apart.
+func (m *Meter) ServerTime(kinds ...string) Summary {
+	m.mu.Lock()
+	var d []time.Duration
+	for _, k := range kinds {
+		if l := m.server[k]; l != nil {
+			l.mu.Lock()
+			d = append(d, l.d...)
+			l.mu.Unlock()
+		}
+	}
+	m.mu.Unlock()
+	return Summarize(d)
+}
+
 // Reset forgets everything measured so far (between the warm-up and the run).
 func (m *Meter) Reset() {
 	m.mu.Lock()
@@ -331,6 +355,12 @@ func (m *Meter) Handler(next http.Handler) http.Handler {
 // kindOf names the kind of a request by its route and answer.
 func kindOf(r *http.Request, status int) string {
 	p := strings.TrimSuffix(r.URL.Path, "/")
+	if strings.HasPrefix(p, "/api/evenings") && status >= 200 && status < 300 {
+		if r.Method == http.MethodGet {
+			return KindEveningRead
+		}
+		return KindEveningWrite
+	}
 	parts := strings.Split(strings.TrimPrefix(p, "/api/games"), "/")
 	ok := status >= 200 && status < 300
 	switch {

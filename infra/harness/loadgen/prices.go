@@ -239,10 +239,13 @@ func (f Fixed) Line() string {
 // and its log line, the answers out to the internet.
 type Projection struct {
 	// Request counts of one real game.
-	Polls      float64 `json:"polls"`    // GET /api/games/{code}
-	Polls304   float64 `json:"polls304"` // of which answered 304
-	Actions    float64 `json:"actions"`  // POST .../actions, refused ones included
-	Joins      float64 `json:"joins"`    // POST .../players, and the create
+	Polls    float64 `json:"polls"`    // GET /api/games/{code}
+	Polls304 float64 `json:"polls304"` // of which answered 304
+	Actions  float64 `json:"actions"`  // POST .../actions, refused ones included
+	Joins    float64 `json:"joins"`    // POST .../players, and the create
+	// Evening counts an evening's own requests (/api/evenings…), when the
+	// requests billed are an evening's (Bill).
+	Evening    float64 `json:"evening,omitempty"`
 	Requests   float64 `json:"requests"` // all of the above
 	LambdaGBs  float64 `json:"lambdaGbS"`
 	ReadUnits  float64 `json:"readUnits"`  // DynamoDB RRU
@@ -306,9 +309,8 @@ func ProjectEvery(u Usage, everyMs float64, clients int) Projection {
 }
 
 func project(u Usage, everyMs float64, clients int) Projection {
-	var p Projection
 	if u.Games == 0 || u.Minutes <= 0 {
-		return p
+		return Projection{}
 	}
 	perMinute := RealGameMinutes / u.Minutes // a kind's count in u, times this, is its count in one real game
 	perGame := 1 / float64(u.Games)
@@ -317,22 +319,46 @@ func project(u Usage, everyMs float64, clients int) Projection {
 		polls := float64(u.Kinds[KindPoll304].Requests + u.Kinds[KindPoll200].Requests)
 		pollScale = float64(clients) * RealGameMinutes * 60_000 / everyMs / max(polls, 1)
 	}
-	for kind, c := range u.Kinds {
+	return bill(u.Kinds, func(kind string) float64 {
+		switch kind {
+		case KindPoll304, KindPoll200:
+			return pollScale
+		case KindCreate, KindJoin:
+			return perGame
+		}
+		return perMinute
+	})
+}
+
+// Bill is the bill as deployed of exactly the requests in kinds, as a Meter
+// counted them, none scaled: what those requests would have cost had they
+// reached the stack instead of this machine. An evening's cost is billed so
+// (EveningReport), as the load run played it.
+func Bill(kinds map[string]KindCost) Projection {
+	return bill(kinds, func(string) float64 { return 1 })
+}
+
+// bill prices the requests of kinds, each kind's counts multiplied by
+// scaleOf(kind). Each request is billed for its kind's mean handler time plus
+// DynamoCallMs per store call.
+func bill(kinds map[string]KindCost, scaleOf func(kind string) float64) Projection {
+	var p Projection
+	for kind, c := range kinds {
 		if c.Requests == 0 {
 			continue
 		}
 		n := float64(c.Requests)
-		scale := perMinute
+		scale := scaleOf(kind)
 		switch kind {
 		case KindPoll304, KindPoll200:
-			scale = pollScale
 			p.Polls += n * scale
 			if kind == KindPoll304 {
 				p.Polls304 += n * scale
 			}
 		case KindCreate, KindJoin:
-			scale = perGame
 			p.Joins += n * scale
+		case KindEveningRead, KindEveningWrite:
+			p.Evening += n * scale
 		default:
 			p.Actions += n * scale
 		}
@@ -343,7 +369,7 @@ func project(u Usage, everyMs float64, clients int) Projection {
 		p.BytesOut += float64(c.Bytes) * scale
 		p.LogBytes += float64(c.LogBytes+c.LogEvents*LogEventOverhead) * scale
 	}
-	p.Requests = p.Polls + p.Actions + p.Joins
+	p.Requests = p.Polls + p.Actions + p.Joins + p.Evening
 	pr := Prices
 	for _, l := range []struct {
 		price Price

@@ -42,6 +42,12 @@ type TargetOptions struct {
 	// Logger receives the server's logs; nil keeps warnings and errors only,
 	// counted but not printed (see Target.Logged).
 	Logger *slog.Logger
+	// BillLogs has the server write its log lines as the deployed functions
+	// do (one JSON request line each, with its metrics) into the meter
+	// (Meter.LogHandler), as well as counting the warnings, so that a bill
+	// of the run (Bill) counts their CloudWatch Logs ingestion. Ignored
+	// when Logger is set.
+	BillLogs bool
 }
 
 // Target is an API server on a loopback port, built in this process the way
@@ -111,7 +117,12 @@ func Start(ctx context.Context, o TargetOptions) (t *Target, err error) {
 		t.Meter.st = st
 	}
 	logger := o.Logger
-	if logger == nil {
+	metrics := ""
+	switch {
+	case logger == nil && o.BillLogs:
+		logger = slog.New(slog.NewMultiHandler(&countingHandler{c: t.Logged}, t.Meter.LogHandler()))
+		metrics = LogMetricsNamespace
+	case logger == nil:
 		logger = slog.New(&countingHandler{c: t.Logged})
 	}
 	games := service.New(t.Meter, service.WithLogger(logger), service.WithLocalLocks())
@@ -120,7 +131,7 @@ func Start(ctx context.Context, o TargetOptions) (t *Target, err error) {
 		return nil, err
 	}
 	t.URL = "http://" + ln.Addr().String()
-	api := httpapi.New(httpapi.Config{Games: games, PublicURL: t.URL, Logger: logger})
+	api := httpapi.New(httpapi.Config{Games: games, PublicURL: t.URL, Logger: logger, Metrics: metrics})
 	if o.RateLimit {
 		api = ratelimit.Wrap(api, ratelimit.Default, httpapi.TooManyRequests)
 	}

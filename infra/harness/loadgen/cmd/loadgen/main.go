@@ -11,6 +11,7 @@
 //	go run ./infra/harness/loadgen/cmd/loadgen -store dynamo -games 20    # DynamoDB store on dynalite
 //	go run ./infra/harness/loadgen/cmd/loadgen -url http://127.0.0.1:8080 # a server already running
 //	go run ./infra/harness/loadgen/cmd/loadgen -games 0 -svg docs/handover.svg # the hand-over chart only
+//	go run ./infra/harness/loadgen/cmd/loadgen -games 0 -real 0 -evenings 1  # a club's evening: 40 phones, 4 tables, 3 rounds
 //
 // The server is started in this process on 127.0.0.1 (a free port), built as
 // infra/server builds it, unless -url names one. Only loopback addresses are
@@ -23,11 +24,18 @@
 //
 //	table: handover_s=3 deadair_pct=7.1 step_p95_ms=350/350/350 public_p95_ms=1170/1160/2880 cost_deployed_usd=0.0220/0.0266
 //	fixed: waf_usd_month=8 plan=free plan_usd_month=0 games_per_month_in_plan=73
+//
+// -evenings plays club evenings as well (loadgen.PlayEvenings), on a server
+// of their own so that its meter times and bills the evenings alone, and
+// prints their line for scripts before those two (loadgen.EveningReport.Line):
+//
+//	evening: players=40 tables=4 rounds=3 evenings=1 finished=1 lost=0 doubled=0 standings_match=true p50_ms=0.8 p99_ms=40.1 game_p99_ms=9.6 cost_deployed_usd=0.0200
 package main
 
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -68,15 +76,21 @@ func run() error {
 		svg       = flag.String("svg", "", "also play real games at each hand-over of -sweep and draw their cost and dead air to this SVG file")
 		sweep     = flag.String("sweep", "0,1,2,3,4,5,6,8,10", "hand-over lengths in seconds for -svg")
 		sweepN    = flag.Int("sweep-games", 3, "real games per preset and way of moderating at each hand-over of -sweep")
+		evenings  = flag.Int("evenings", 0, "club evenings played at once, each on its own tables (0: none)")
+		evPlayers = flag.Int("evening-players", 40, "phones at each evening")
+		evTables  = flag.Int("evening-tables", 4, "tables of each evening")
+		evRounds  = flag.Int("evening-rounds", 3, "rounds of each evening")
+		evPreset  = flag.String("evening-preset", "sport", "rule set of the evenings")
 	)
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 
 	var out struct {
-		Load  *loadgen.Report         `json:"load,omitempty"`
-		Real  *loadgen.RealReport     `json:"realGames,omitempty"`
-		Sweep []loadgen.HandOverPoint `json:"handOverSweep,omitempty"`
+		Load    *loadgen.Report         `json:"load,omitempty"`
+		Evening *loadgen.EveningReport  `json:"evening,omitempty"`
+		Real    *loadgen.RealReport     `json:"realGames,omitempty"`
+		Sweep   []loadgen.HandOverPoint `json:"handOverSweep,omitempty"`
 	}
 	var loadErr error
 	if *games > 0 {
@@ -91,6 +105,18 @@ func run() error {
 		}
 		out.Load, loadErr = rep, err
 		fmt.Print(rep.Text())
+	}
+	var eveningErr error
+	if *evenings > 0 {
+		cfg := loadgen.EveningConfig{Evenings: *evenings, Players: *evPlayers, Tables: *evTables, Rounds: *evRounds,
+			Bots: loadgen.Config{Presets: []string{*evPreset}, Moderator: *moderator, Speed: *speed, Burst: *burst, Think: *think,
+				KeepActionETag: *keepETag, GameTimeout: *timeout, Seed: *seed}}
+		rep, err := playEvenings(ctx, loadgen.TargetOptions{Store: *storeName, Dir: *dir, RateLimit: *rate, BillLogs: true}, *url, cfg, *quiet)
+		if rep == nil {
+			return err
+		}
+		out.Evening, eveningErr = rep, err
+		fmt.Print("\n" + rep.Text())
 	}
 	if *svg != "" {
 		lengths, err := seconds(*sweep)
@@ -128,11 +154,14 @@ func run() error {
 			return err
 		}
 	}
+	if out.Evening != nil {
+		fmt.Println("\n" + out.Evening.Line())
+	}
 	if out.Real != nil {
 		fmt.Println("\n" + out.Real.TableLine())
 		fmt.Println(out.Real.FixedLine())
 	}
-	return loadErr
+	return errors.Join(loadErr, eveningErr)
 }
 
 // seconds parses a comma-separated list of whole seconds.
@@ -187,4 +216,39 @@ func load(ctx context.Context, opts loadgen.TargetOptions, url string, cfg loadg
 		err = fmt.Errorf("only %d of %d games finished", rep.Finished, rep.Games)
 	}
 	return &rep, err
+}
+
+// playEvenings plays the evenings of cfg against the server at url, or one
+// it starts in this process with opts (its own, so that its meter bills the
+// evenings alone), and returns their report, with an error when an evening
+// did not finish, lost, doubled or rolled back actions, or shows standings
+// that are not its protocols'; a nil report is a run that could not be made.
+func playEvenings(ctx context.Context, opts loadgen.TargetOptions, url string, cfg loadgen.EveningConfig, quiet bool) (*loadgen.EveningReport, error) {
+	cfg.Bots.URL = url
+	if url == "" {
+		target, err := loadgen.Start(ctx, opts)
+		if err != nil {
+			return nil, err
+		}
+		defer target.Close()
+		cfg.Bots.URL, cfg.Bots.Meter = target.URL, target.Meter
+	}
+	start := time.Now()
+	if !quiet {
+		fmt.Fprintf(os.Stderr, "loadgen: %d evenings × %d players at %d tables, %d rounds, against %s\n", cfg.Evenings, cfg.Players, cfg.Tables, cfg.Rounds, cfg.Bots.URL)
+		cfg.Progress = func(evening, round int, games []loadgen.GameResult) {
+			for _, r := range games {
+				state := "over: " + r.Winner
+				if !r.Finished {
+					state = "NOT FINISHED " + strings.Join(r.Errors, "; ")
+				}
+				fmt.Fprintf(os.Stderr, "  [%6.1fs] evening %d round %d game %s %s after %.1fs\n", time.Since(start).Seconds(), evening+1, round+1, r.Code, state, r.Took.Seconds())
+			}
+		}
+	}
+	rep, err := loadgen.PlayEvenings(ctx, cfg)
+	if err != nil && rep.Evenings == 0 {
+		return nil, err
+	}
+	return &rep, errors.Join(err, rep.Failed())
 }
