@@ -148,6 +148,7 @@ export function eveningScreen(app, code, token) {
     }, (status) => {
       if (status === 401 && token) {
         token = null; // a token forgotten or of another evening: the TV's view
+        watch.stop();
         watch = start();
         return;
       }
