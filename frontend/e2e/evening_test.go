@@ -66,7 +66,6 @@ func TestEvening(t *testing.T) {
 	if len(code) != 6 || token == "" || strings.Contains(mustURL(org), token) {
 		t.Fatalf("the organiser's page: code %q, a token kept: %v, address %s", code, token != "", mustURL(org))
 	}
-	s.capture(org, "evening-organizer", `document.querySelector('main[data-screen=evening_organizer] .ev-roster')`)
 
 	tv := b.newPage(t, "tv", 1280, 800)
 	tv.navigate(srv.URL + "/#evening-screen=" + code)
@@ -94,14 +93,13 @@ func TestEvening(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	s.phone = phones[len(phones)-1]
-	s.capture(s.phone, "evening-waiting", `document.querySelector('[data-place=waiting]')`)
 	tv.waitFor("twenty on the roster", `document.querySelectorAll('.ev-roster li').length === 20`)
+	s.screen = tv // the TV is a 1280×800 screen too
 	s.capture(tv, "evening-tv-roster", `document.querySelector('main[data-screen=evening_tv] img.qr')`)
 	join := b.newPage(t, "a phone joining", 390, 844)
 	join.navigate(srv.URL + "/evening/" + code)
 	join.waitFor("the join form", `document.querySelector('input#ev-name')`)
-	s.phone = join
+	s.screen, s.phone = org, join
 	s.capture(join, "evening-join", `document.querySelector('input#ev-name')`)
 
 	// Two rounds: each phone goes to its own seat by itself, and comes back.
@@ -131,7 +129,6 @@ func TestEvening(t *testing.T) {
 		org.waitFor("the round's tables", fmt.Sprintf(`document.querySelectorAll('main[data-round="%d"] .ev-current .ev-table[data-game]').length === 2`, round))
 		if round == 1 {
 			s.capture(org, "evening-organizer-round", `document.querySelector('[data-action=console]')`)
-			s.capture(tv, "evening-tv-round", `document.querySelector('main[data-screen=evening_tv][data-round="1"] .ev-standings, main[data-screen=evening_tv][data-round="1"] .ev-tables')`)
 		}
 		for _, table := range v.Rounds[round-1].Tables {
 			if err := servicetest.EndByRemovals(srv.svc, table.Game, token); err != nil {
@@ -177,6 +174,7 @@ func TestEvening(t *testing.T) {
 			t.Errorf("the TV's standings, row %d: %+v, want %s at place %d with %v", i+1, shown[i], w.Player, w.Place, w.Points.Total)
 		}
 	}
+	s.screen = tv
 	s.capture(tv, "evening-tv-standings", `document.querySelectorAll('.ev-standings .ev-row[data-player]').length === 20`)
 
 	// The schedule prints a round to an A4 page.
