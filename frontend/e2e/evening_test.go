@@ -29,9 +29,9 @@ var (
 // through the service) ends the games; every phone's end screen leads back to
 // the evening and, when the organiser starts round 2, goes on to its next
 // seat by itself; and the TV's standings are the protocols' points as the
-// evening's scoring table counts them. On the way the organiser's page, the
-// TV, the join page and a phone between rounds are audited in the four
-// languages like every other screen.
+// evening's scoring table counts them. On the way the organiser's page (on a
+// laptop and on a phone), the TV, the join page and a phone between rounds are
+// audited in the four languages like every other screen.
 func TestEvening(t *testing.T) {
 	t.Parallel()
 	srv := startServer(t)
@@ -129,6 +129,11 @@ func TestEvening(t *testing.T) {
 		org.waitFor("the round's tables", fmt.Sprintf(`document.querySelectorAll('main[data-round="%d"] .ev-current .ev-table[data-game]').length === 2`, round))
 		if round == 1 {
 			s.capture(org, "evening-organizer-round", `document.querySelector('[data-action=console]')`)
+			// An organiser may run the evening from a phone: the page the
+			// organiser's link opens there (the idle joining phone's).
+			join.navigate(srv.URL + "/#evening=" + code + "&t=" + token)
+			join.waitFor("the organiser's page on a phone", `document.querySelector('main[data-screen=evening_organizer] [data-action=console]')`)
+			s.capture(join, "evening-organizer-phone", `document.querySelector('[data-action=console]')`)
 		}
 		for _, table := range v.Rounds[round-1].Tables {
 			if err := servicetest.EndByRemovals(srv.svc, table.Game, token); err != nil {

@@ -849,7 +849,6 @@ export default {
   'evening.swap.second': 'Second player',
   'evening.swap.button': 'Swap',
   'evening.extra': 'Referee’s extra points',
-  'evening.extra.seat': 'Table {table}: {name}',
   'evening.extra.player': 'Player',
   'evening.extra.points': 'Points (−0.7 to 0.7)',
   'evening.extra.reason': 'Reason',

@@ -819,7 +819,6 @@ export default {
   'evening.swap.second': 'Al doilea jucător',
   'evening.swap.button': 'Schimbă',
   'evening.extra': 'Puncte suplimentare de la arbitru',
-  'evening.extra.seat': 'Masa {table}: {name}',
   'evening.extra.player': 'Jucător',
   'evening.extra.points': 'Puncte (de la −0,7 la 0,7)',
   'evening.extra.reason': 'Motivul',

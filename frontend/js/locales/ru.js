@@ -819,7 +819,6 @@ export default {
   'evening.swap.second': 'Второй игрок',
   'evening.swap.button': 'Поменять',
   'evening.extra': 'Дополнительные баллы от судьи',
-  'evening.extra.seat': 'Стол {table}: {name}',
   'evening.extra.player': 'Игрок',
   'evening.extra.points': 'Баллы (от −0,7 до 0,7)',
   'evening.extra.reason': 'За что',

@@ -819,7 +819,6 @@ export default {
   'evening.swap.second': 'Другий гравець',
   'evening.swap.button': 'Поміняти',
   'evening.extra': 'Додаткові бали від судді',
-  'evening.extra.seat': 'Стіл {table}: {name}',
   'evening.extra.player': 'Гравець',
   'evening.extra.points': 'Бали (від −0,7 до 0,7)',
   'evening.extra.reason': 'За що',

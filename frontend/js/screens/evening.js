@@ -288,11 +288,16 @@ export function eveningScreen(app, code, token) {
   // round in play, with the reason a club reads out.
   function extraPanel(t, v) {
     const who = names(v);
-    const seats = [];
-    for (const table of v.rounds[v.round - 1].tables) {
-      for (const id of table.players) seats.push({ game: table.game, id, label: t('evening.extra.seat', { table: table.table, name: isolate(who.get(id) || id) }) });
-    }
     const f = form.extra || (form.extra = { seat: '', points: '', reason: '' });
+    // The players of the round by table, each table a group of the choice:
+    // a name alone fits a phone's width.
+    const seats = [];
+    const groups = v.rounds[v.round - 1].tables.filter((table) => table.game).map((table) => h('optgroup', { label: t('evening.table', { table: table.table }) },
+      table.players.map((id) => {
+        seats.push({ game: table.game, id });
+        const i = String(seats.length - 1);
+        return h('option', { value: i, selected: f.seat === i }, who.get(id) || id);
+      })));
     return h('section', { class: 'panel ev-extra' },
       h('h2', null, t('evening.extra')),
       h('form', { onsubmit: (e) => {
@@ -303,8 +308,7 @@ export function eveningScreen(app, code, token) {
         act({ type: 'extra', game: s.game, player: s.id, points: n, reason: f.reason.trim() }).then((res) => { if (res.status === 200) { form.extra = null; render(); } });
       } },
       h('label', { class: 'field' }, h('span', { class: 'field-label' }, t('evening.extra.player')),
-        h('select', { dataset: { focus: 'extra-seat' }, onchange: (e) => { f.seat = e.target.value; } }, h('option', { value: '' }, '—'),
-          seats.map((s, i) => h('option', { value: String(i), selected: f.seat === String(i) }, s.label)))),
+        h('select', { dataset: { focus: 'extra-seat' }, onchange: (e) => { f.seat = e.target.value; } }, h('option', { value: '' }, '—'), groups)),
       h('label', { class: 'field' }, h('span', { class: 'field-label' }, t('evening.extra.points')),
         h('input', { type: 'number', step: '0.05', min: '-0.7', max: '0.7', inputmode: 'decimal', value: f.points, dataset: { focus: 'extra-points' }, oninput: (e) => { f.points = e.target.value; } })),
       h('label', { class: 'field' }, h('span', { class: 'field-label' }, t('evening.extra.reason')),
