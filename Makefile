@@ -105,7 +105,7 @@ bench: npm $(RIE)
 	$(GO) test -run 'TestLambdaRuntime' -v -count=1 -timeout $(TEST_TIMEOUT) ./infra/harness/deploytest | \
 		awk '/Lambda functions|through CloudFront/ {p=1} p && /^[[:space:]]*$$/ {p=0} p || /^(--- |ok|FAIL)/'
 	$(GO) run ./infra/harness/loadgen/cmd/loadgen -store dynamo -games 20 -real 0 -json bin/load-dynamo.json
-	$(GO) run ./infra/harness/loadgen/cmd/loadgen -store dynamo -games 0 -real 0 -evenings 1 -json bin/load-evening.json
+	$(GO) run ./infra/harness/loadgen/cmd/loadgen -store dynamo -games 0 -real 2 -evenings 1 -json bin/load-evening.json
 	$(GO) run ./infra/harness/loadgen/cmd/loadgen -games 100 -json bin/load-bolt.json -svg docs/handover.svg
 
 ## lint: gofmt, go vet, staticcheck and a tidy go.mod

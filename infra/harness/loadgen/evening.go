@@ -115,6 +115,10 @@ type EveningReport struct {
 	// The checks after the evenings (checkStandings) are left out.
 	Cost    Projection `json:"cost"`
 	CostUSD float64    `json:"costDeployedUsd"`
+	// PeoplesPaceUSD is, when real games were played beside the evenings
+	// (AtPeoplesPace), one evening as deployed with its games at people's
+	// pace; 0 otherwise.
+	PeoplesPaceUSD float64 `json:"costPeoplesPaceUsd,omitempty"`
 
 	Results []EveningResult `json:"results"`
 	Errors  []string        `json:"errors,omitempty"`
@@ -219,9 +223,27 @@ func (r EveningReport) Failed() error {
 // game_p99_ms for their games' polls and actions; cost_deployed_usd is one
 // evening's bill as deployed (EveningReport.Cost).
 func (r EveningReport) Line() string {
-	return fmt.Sprintf("evening: players=%d tables=%d rounds=%d evenings=%d finished=%d lost=%d doubled=%d standings_match=%v p50_ms=%.1f p99_ms=%.1f game_p99_ms=%.1f cost_deployed_usd=%.4f",
+	line := fmt.Sprintf("evening: players=%d tables=%d rounds=%d evenings=%d finished=%d lost=%d doubled=%d standings_match=%v p50_ms=%.1f p99_ms=%.1f game_p99_ms=%.1f cost_deployed_usd=%.4f",
 		r.Players, r.Tables, r.Rounds, r.Evenings, r.Finished, r.Check.Lost, r.Check.Doubled, r.StandingsMatch,
 		r.EveningServer.P50, r.EveningServer.P99, r.GameServer.P99, r.CostUSD)
+	if r.PeoplesPaceUSD > 0 {
+		line += fmt.Sprintf(" cost_people_usd=%.4f", r.PeoplesPaceUSD)
+	}
+	return line
+}
+
+// AtPeoplesPace is one of these evenings as deployed with its games played at
+// people's pace: each of its tables × rounds games at perGame (a real game's
+// bill pay-as-you-go, RealReport), and the evening's own requests as the run
+// made them, at the run's mean price a request. Those are the evening's
+// reads at the bots' pace; people's breaks between rounds, when every phone
+// reads the evening at its poll hint, make more (the README counts them).
+func (r EveningReport) AtPeoplesPace(perGame float64) float64 {
+	if r.Evenings == 0 || r.Cost.Requests == 0 {
+		return 0
+	}
+	own := r.Cost.Evening * r.Cost.Total / r.Cost.Requests / float64(r.Evenings)
+	return float64(r.Tables*r.Rounds)*perGame + own
 }
 
 // Text renders the report as plain text.

@@ -2,6 +2,7 @@ package loadgen
 
 import (
 	"context"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -112,5 +113,25 @@ func TestUnitEveningBill(t *testing.T) {
 	}
 	if b.ReadUnits != 41 || b.WriteUnits != 50 || b.LogBytes != 2_000+5*LogEventOverhead {
 		t.Errorf("%v RRU, %v WRU, %v log bytes", b.ReadUnits, b.WriteUnits, b.LogBytes)
+	}
+}
+
+// TestUnitEveningAtPeoplesPace: an evening at people's pace is its tables ×
+// rounds games at a real game's price, and its own requests at the run's mean
+// price a request, one evening's share; the line says it only when known.
+func TestUnitEveningAtPeoplesPace(t *testing.T) {
+	r := EveningReport{Evenings: 2, Tables: 4, Rounds: 3, Cost: Projection{Requests: 1000, Evening: 200, Total: 0.5}}
+	if got, want := r.AtPeoplesPace(0.025), 12*0.025+200*0.5/1000/2; math.Abs(got-want) > 1e-12 {
+		t.Errorf("at people's pace: $%v, want $%v", got, want)
+	}
+	if strings.Contains(r.Line(), "cost_people_usd") {
+		t.Errorf("the line gives a cost at people's pace nobody worked out: %s", r.Line())
+	}
+	r.PeoplesPaceUSD = r.AtPeoplesPace(0.025)
+	if !strings.HasSuffix(r.Line(), " cost_people_usd=0.3500") {
+		t.Errorf("the line: %s", r.Line())
+	}
+	if (EveningReport{}).AtPeoplesPace(0.025) != 0 {
+		t.Error("an evening run that played nothing has a cost")
 	}
 }

@@ -145,6 +145,11 @@ func run() error {
 		out.Real = &r
 		fmt.Print("\n" + r.Text())
 	}
+	if out.Evening != nil && out.Real != nil {
+		if m, ok := out.Real.Modes[*moderator]; ok {
+			out.Evening.PeoplesPaceUSD = out.Evening.AtPeoplesPace(m.Cost.Total)
+		}
+	}
 	if *jsonOut != "" {
 		data, err := json.MarshalIndent(out, "", "  ")
 		if err != nil {
