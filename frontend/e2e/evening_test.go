@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -26,9 +27,10 @@ var (
 // rounds, ten names typed in), twenty phones open its link, ten take a typed
 // name with a tap and ten bring their own; the first round sends each phone
 // to its own seat by itself; each table's moderator (the organiser's token,
-// through the service) ends the games; every phone's end screen leads back to
-// the evening and, when the organiser starts round 2, goes on to its next
-// seat by itself; and the TV's standings are the protocols' points as the
+// through the service) ends the games; the organiser moves one player's place
+// to another phone, as for a phone that died; every phone's end screen leads
+// back to the evening and, when the organiser starts round 2, goes on to its
+// next seat by itself, the moved player's new phone among them; and the TV's standings are the protocols' points as the
 // evening's scoring table counts them. On the way the organiser's page (on a
 // laptop and on a phone), the TV, the join page and a phone between rounds are
 // audited in the four languages like every other screen.
@@ -147,6 +149,9 @@ func TestEvening(t *testing.T) {
 		}
 		wg.Wait()
 		org.waitFor("every table over", `document.querySelectorAll('.ev-current .ev-table.over').length === 2`)
+		if round == 1 {
+			phones[0] = movePlace(t, srv, org, phones[0], join, code, token)
+		}
 	}
 
 	// The phone that follows its evening link sees the standings and its
@@ -190,6 +195,44 @@ func TestEvening(t *testing.T) {
 	for _, p := range append(phones, org, tv) {
 		p.checkErrors()
 	}
+}
+
+// movePlace moves the evening place of the phone from to the phone to, as an
+// organiser does for a phone that died between rounds: "Another phone" on the
+// roster, whose QR code holds the link to open on the new phone. The new phone
+// holds the place (the same player), the old one is out of the evening; to
+// is the player's phone from then on.
+func movePlace(t *testing.T, srv *testServer, org, from, to *page, code, token string) *page {
+	t.Helper()
+	id, old := phoneSeat(from, code)
+	seen, _ := srv.rec.since(0)
+	org.mustTap(fmt.Sprintf(`[data-action=reseat][data-player=%q]`, id))
+	org.waitFor("the place's code to scan", `document.querySelector('[data-screen=evening_reseat] img.qr')`)
+	var url string
+	exs, _ := srv.rec.since(len(seen))
+	for _, ex := range exs {
+		var answer struct {
+			Reseat *struct {
+				Target string `json:"target"`
+				URL    string `json:"url"`
+			} `json:"reseat"`
+		}
+		if ex.Method == "POST" && strings.HasSuffix(ex.Path, "/actions") && ex.Token == token && json.Unmarshal(ex.Body, &answer) == nil && answer.Reseat != nil && answer.Reseat.Target == id {
+			url = answer.Reseat.URL
+		}
+	}
+	if !strings.HasPrefix(url, srv.URL+"/evening/"+code+"#seat=") {
+		t.Fatalf("the organiser's reseat of %s answered the link %q", id, url)
+	}
+	to.navigate(url)
+	to.waitFor("the place on the new phone", `document.querySelector('main[data-screen=evening_phone] [data-place=seat]')`)
+	if moved, _ := phoneSeat(to, code); moved != id {
+		t.Fatalf("the new phone holds %s's place, want %s's", moved, id)
+	}
+	if _, err := srv.svc.ReadEvening(context.Background(), code, old); err == nil {
+		t.Errorf("the old phone's evening token still reads the evening")
+	}
+	return to
 }
 
 // readEvening is the evening as the holder of token sees it.

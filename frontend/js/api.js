@@ -124,6 +124,14 @@ export function joinEvening(code, name, joinId, opts) {
   return retried(() => request('POST', `/api/evenings/${enc(code)}/players`, { body: { name, joinId } }), opts);
 }
 
+// takeEveningPlace takes the place on the evening's roster that the
+// organiser's "Another phone" link moved to this phone, retrying with the same
+// join id: the key is used by the first try that lands, and the same join
+// sent again gets that place back.
+export function takeEveningPlace(code, seatKey, joinId, opts) {
+  return retried(() => request('POST', `/api/evenings/${enc(code)}/players`, { body: { seatKey, joinId } }), opts);
+}
+
 // eveningAction sends one of the organiser's actions, retrying with the same id.
 export function eveningAction(code, token, action, opts) {
   const a = { ...action, id: action.id || newId() };

@@ -12,6 +12,8 @@
 //   /#protocol=CODE        the game's protocol: everyone's at the end, the
 //                          moderator's live (with this device's host token)
 //   /evening/CODE          a player's phone at a club's evening (its QR code)
+//   /evening/CODE#seat=KEY a phone taking an evening place moved to it (the
+//                          organiser's "Another phone")
 //   /#evening=CODE&t=TOKEN the evening's organiser (the token is kept in
 //                          localStorage, like the host's)
 //   /#evening-screen=CODE  the evening's TV: schedule and standings
@@ -113,7 +115,9 @@ function route() {
   }
   const evening = path.match(/^\/evening\/([A-Za-z0-9]+)\/?$/);
   if (evening) {
-    later((m) => m.eveningPhone(app, api.normCode(evening[1])));
+    const seatKey = hash.get('seat');
+    if (seatKey) history.replaceState(null, '', location.pathname); // a used key is no use on a reload
+    later((m) => m.eveningPhone(app, api.normCode(evening[1]), seatKey));
     return;
   }
   if (path === '/new' || path === '/new/') {

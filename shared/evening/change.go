@@ -100,6 +100,32 @@ func (s State) present(id string) (int, error) {
 	return i, nil
 }
 
+// Here checks that player id is on the roster (rules.ErrBadTarget) and has
+// not left (ErrAbsent), as every change that names a player does: the
+// organiser's link that moves a player's place to another phone is the
+// service's, not the state's, and is checked the same way.
+func (s State) Here(id string) error {
+	_, err := s.present(id)
+	return err
+}
+
+// Take gives a phone the place of player id, present (Here), by the link the
+// organiser made for it: the name is taken by a phone from then on, as after
+// a Join, so that no phone can take it by name after it. The player's other
+// phone, if there was one, is the service's to forget (its token).
+func Take(s State, id string) (State, error) {
+	i, err := s.present(id)
+	if err != nil {
+		return s, err
+	}
+	if s.Players[i].Joined {
+		return s, nil
+	}
+	n := s.clone()
+	n.Players[i].Joined = true
+	return n, nil
+}
+
 // reseat applies a change of the drawn seating from the next round not yet
 // started, the first whose tables nobody sits at yet: ErrEveningOver when
 // every round has started, since then no round is left to change.

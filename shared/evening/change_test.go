@@ -221,3 +221,37 @@ func TestChangeRefusals(t *testing.T) {
 		}
 	}
 }
+
+// TestEveningTake: a place moved to another phone (Take) is a present
+// player's: a name typed in counts as taken by a phone from then on, one a
+// phone took stays as it was, and no player or one who left is refused, the
+// evening unchanged. Here checks the same.
+func TestEveningTake(t *testing.T) {
+	s := mustNew(t, 1, 2, 10)
+	s = must[evening.State](t)(evening.Absent(s, "p2"))
+	joined, id, err := evening.Join(s, s.Name("p3"))
+	if err != nil || id != "p3" {
+		t.Fatalf("join p3: %s, %v", id, err)
+	}
+	if again := must[evening.State](t)(evening.Take(joined, "p3")); !reflect.DeepEqual(again, joined) {
+		t.Errorf("a place a phone took changed when it moved")
+	}
+	typed := must[evening.State](t)(evening.Take(joined, "p4"))
+	if !typed.Players[3].Joined || joined.Players[3].Joined {
+		t.Errorf("p4 after the move %+v, before %+v: want taken after, and the state before untouched", typed.Players[3], joined.Players[3])
+	}
+	if _, _, err := evening.Join(typed, typed.Name("p4")); !errors.Is(err, evening.ErrNameTaken) {
+		t.Errorf("a phone takes a moved name by name: %v", err)
+	}
+	for id, want := range map[string]error{"p2": evening.ErrAbsent, "p42": rules.ErrBadTarget, "": rules.ErrBadTarget} {
+		if got, err := evening.Take(joined, id); !errors.Is(err, want) || !reflect.DeepEqual(got, joined) {
+			t.Errorf("take %q: %v, want %v and nothing changed", id, err, want)
+		}
+		if err := joined.Here(id); !errors.Is(err, want) {
+			t.Errorf("here %q: %v, want %v", id, err, want)
+		}
+	}
+	if err := joined.Here("p1"); err != nil {
+		t.Errorf("p1 here: %v", err)
+	}
+}

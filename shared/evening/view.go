@@ -41,6 +41,11 @@ type View struct {
 	Quality   *Quality `json:"quality"`
 	Organizer bool     `json:"organizer,omitempty"`
 	You       *You     `json:"you,omitempty"`
+	// Reseat is the one-time link that moves a player's place to another
+	// phone, in the answer to the organiser's "reseat" only, as a game's
+	// (rules.View.Reseat): the service makes its key, of which it keeps only
+	// a hash, and the HTTP layer its address. Target is the player's id.
+	Reseat *rules.SeatLink `json:"reseat,omitempty"`
 }
 
 // RoundView is one round of the seating: each table's players and, once the

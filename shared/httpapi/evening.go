@@ -120,6 +120,8 @@ func (h *handler) actEvening(w http.ResponseWriter, r *http.Request) {
 	// ETag a read of the same version would give the organiser. Whether the
 	// evening is over is not known here; its next poll says.
 	w.Header().Set("ETag", eveningTag(service.EveningRevision{Version: v.Version}, token))
+	// A reseat's link is the evening's page, where the phone takes the place.
+	h.completeLink(r, v.Reseat, h.baseURL(r)+EveningPath(v.Code))
 	h.writeEvening(w, r, v, h.eveningPoll(w, false))
 }
 
@@ -206,14 +208,14 @@ func attachment(w http.ResponseWriter, code, ext string) {
 // and a compressed answer whose length moves with a guess at a secret beside
 // them would let that guess be tested (as BREACH does). The answers that give
 // a token (making an evening, joining it) are never compressed, for the same
-// reason.
+// reason, nor is a reseat's, whose link holds a key.
 func (h *handler) writeEvening(w http.ResponseWriter, r *http.Request, v evening.View, poll time.Duration) {
 	data, err := withPoll(v, poll, "")
 	if err != nil {
 		h.fail(w, r, err)
 		return
 	}
-	if v.You != nil && v.You.GameToken != "" {
+	if (v.You != nil && v.You.GameToken != "") || v.Reseat != nil {
 		writeRaw(w, http.StatusOK, "application/json", data)
 		return
 	}

@@ -357,20 +357,26 @@ func (h *handler) act(w http.ResponseWriter, r *http.Request) {
 }
 
 // seatKeyFragment starts the fragment of a seat link's address, before the
-// key: {base}/join/{CODE}#seat={key}.
+// key: {base}/join/{CODE}#seat={key}, or an evening's {base}/evening/{CODE}#seat={key}.
 const seatKeyFragment = "#seat="
 
-// completeSeatLink gives the link of a host's reseat (View.Reseat) its address,
-// the join page with the key in the fragment, which no browser sends to a
-// server, and that address as a QR code the page shows as it is. So the key is
-// in no address a page asks for: a query string would be written in the logs
-// of every proxy and CDN on the way.
+// completeSeatLink gives the link of a host's reseat (View.Reseat) its
+// address, the join page with the key in the fragment (completeLink).
 func (h *handler) completeSeatLink(r *http.Request, v rules.View) {
-	l := v.Reseat
+	h.completeLink(r, v.Reseat, h.joinURL(r, v.Code))
+}
+
+// completeLink gives a one-time link that moves a seat (a game's) or a place
+// (an evening's) to another phone its address, the page that takes it with
+// the key in the fragment, which no browser sends to a server, and that
+// address as a QR code the page shows as it is. So the key is in no address
+// a page asks for: a query string would be written in the logs of every
+// proxy and CDN on the way. A nil link (any answer but a reseat's) is left.
+func (h *handler) completeLink(r *http.Request, l *rules.SeatLink, page string) {
 	if l == nil {
 		return
 	}
-	l.URL = h.joinURL(r, v.Code) + seatKeyFragment + l.Key
+	l.URL = page + seatKeyFragment + l.Key
 	qr, err := qrDataURL(l.URL)
 	if err != nil {
 		// The link works without its picture: a page shows or sends on

@@ -42,7 +42,7 @@ type envelope struct {
 	Next string `json:"n,omitempty"`
 	// Moving holds the open links that move a seat to another device, by
 	// player id: each seat's latest, at most maxOpen (open).
-	Moving map[string]openLink `json:"m,omitempty"`
+	Moving seatLinks `json:"m,omitempty"`
 }
 
 // maxRecent is how many applied actions a game remembers, and recentLen the

@@ -56,11 +56,17 @@ const (
 	// (evening.HideStandings, ShowStandings).
 	ActHideStandings = "hide_standings"
 	ActShowStandings = "show_standings"
+	// ActReseat opens a one-time link that moves a player's place to another
+	// phone (a phone that died, a substitute), as a game's rules.ActReseat
+	// moves a seat: the answer to it, and no other, holds the link
+	// (evening.View.Reseat), and a join with its key (EveningJoinRequest.
+	// SeatKey) takes the place.
+	ActReseat = "reseat"
 )
 
 // eveningActions are the types an evening's action may have.
 var eveningActions = []string{ActStartRound, ActRecord, ActSwap, ActAbsent, ActLate,
-	ActExtra, ActHideStandings, ActShowStandings}
+	ActExtra, ActHideStandings, ActShowStandings, ActReseat}
 
 // EveningActionType reports whether typ is one of an evening's actions, so that
 // the HTTP layer names it in its metrics (and any other type "unknown").
@@ -81,6 +87,11 @@ type eveningItem struct {
 	Key []byte `json:"k"`
 	// Acted remembers the organiser's applied actions (rememberIn).
 	Acted []byte `json:"a,omitempty"`
+	// Moving holds the open links that move a player's place to another
+	// phone (ActReseat), by player id: each player's latest, as a game keeps
+	// its seats' (envelope.Moving). A roster is short (evening.MaxRoster), so
+	// there is no cap beyond one a player.
+	Moving seatLinks `json:"m,omitempty"`
 }
 
 // eveningFormat opens a stored evening: deflated JSON. A later layout gets
@@ -179,6 +190,10 @@ type EveningJoinRequest struct {
 	// token, instead of a second name_taken. Whoever knows the id can do
 	// that, so it is as secret as the token.
 	JoinID string `json:"joinId,omitempty"`
+	// SeatKey, if set, is the key of a link the organiser made to move a
+	// player's place to this phone (ActReseat): the join takes that place,
+	// with a new token, and comes without a name (takePlace).
+	SeatKey string `json:"seatKey,omitempty"`
 }
 
 // EveningJoined is a phone on the roster: the player's id, their secret token
@@ -196,7 +211,8 @@ type EveningAction struct {
 	Type string `json:"type"`
 	// Players are the two ids a swap exchanges.
 	Players []string `json:"players,omitempty"`
-	// Player is the id an absent marks gone, or an extra is for.
+	// Player is the id an absent marks gone, an extra is for, or a reseat
+	// moves to another phone.
 	Player string `json:"player,omitempty"`
 	// Name is a late player's, checked as a joining phone's is.
 	Name string `json:"name,omitempty"`
@@ -353,21 +369,74 @@ func (s *Service) readEvening(ctx context.Context, code, token string, fn func(i
 }
 
 // JoinEvening gives a phone a name of the evening's roster, or a late
-// player's place (evening.Join), and returns the player's token, which only
-// its hash is kept of.
-//
-// With a join id the token is derived from it and the evening's key, as a
-// game's join derives it (heldToken), so a join sent again after its answer
-// was lost finds its player and gets the same token, instead of a second
-// name_taken. The evening's key derives its players' game tokens too
-// (gameToken), from a room code and a player id joined by "/", which a join
-// id never holds: no join id can give a game's token.
+// player's place (evening.Join), or with a seat key the place the organiser's
+// link moves to it (takePlace), and returns the player's token, which only
+// its hash is kept of. With a join id it is safe to send again: a join that
+// took its player answers it again, instead of a second name_taken
+// (eveningPlace).
 func (s *Service) JoinEvening(ctx context.Context, code string, req EveningJoinRequest) (EveningJoined, error) {
+	if req.SeatKey != "" {
+		return s.takePlace(ctx, code, req)
+	}
 	name, err := cleanName(req.Name)
 	if err != nil {
 		return EveningJoined{}, err
 	}
-	if err := checkClientID("joinId", req.JoinID); err != nil {
+	return s.eveningPlace(ctx, "join_evening", code, req.JoinID, func(it *eveningItem, now time.Time) (evening.State, string, error) {
+		if err := eveningLookalike(name, it.State.Players); err != nil {
+			return it.State, "", err
+		}
+		return evening.Join(it.State, name)
+	})
+}
+
+// takePlace is a join with a seat key: it moves the place of the player whose
+// link has the key (ActReseat) to the phone that sends it, with a new token,
+// and closes the link. The player's old token matches nobody from then on:
+// the dead phone, or the one a substitute replaced, is out of the evening.
+// A join id makes it safe to send again, as for any join: the key is used by
+// the first try, and the same join then finds the player it took.
+//
+// The player keeps their name and id, so a name is refused here. The key is
+// checked as a game's (seatLinks.usable): a key that no open link of this
+// evening has is CodeSeatKeyInvalid, one whose time is up CodeSeatKeyExpired,
+// both 403; a player who left since the link was made is evening.ErrAbsent.
+// None of them changes anything. The player's game tokens (gameToken) are
+// derived from their id, not their evening token, so they stay as they were:
+// the new phone plays the round in play's seat as the old one did.
+func (s *Service) takePlace(ctx context.Context, code string, req EveningJoinRequest) (EveningJoined, error) {
+	if req.Name != "" {
+		return EveningJoined{}, invalid("a seat key takes the player's place as it is, name and all: send it without a name")
+	}
+	return s.eveningPlace(ctx, "move_evening", code, req.JoinID, func(it *eveningItem, now time.Time) (evening.State, string, error) {
+		id, _, err := it.Moving.usable(req.SeatKey, now, "place", "evening", "organiser")
+		if err != nil {
+			return it.State, "", err
+		}
+		st, err := evening.Take(it.State, id)
+		if err != nil {
+			return it.State, "", err
+		}
+		delete(it.Moving, id)
+		return st, id, nil
+	})
+}
+
+// eveningPlace gives a phone a place on the evening's roster, the one take
+// finds on the loaded evening (a name joined, a place moved), and returns the
+// player's new token, of which only its hash is kept: it replaces the
+// player's earlier one, if any. The games found over are recorded first, as
+// every write records them.
+//
+// With a join id the token is derived from it and the evening's key, as a
+// game's join derives it (heldToken), so a join sent again after its answer
+// was lost finds its player and gets the same token, instead of a second
+// refusal. The evening's key derives its players' game tokens too
+// (gameToken), from a room code and a player id joined by "/", which a join
+// id never holds: no join id can give a game's token.
+func (s *Service) eveningPlace(ctx context.Context, op, code, joinID string,
+	take func(it *eveningItem, now time.Time) (evening.State, string, error)) (EveningJoined, error) {
+	if err := checkClientID("joinId", joinID); err != nil {
 		return EveningJoined{}, err
 	}
 	random, err := s.token()
@@ -375,12 +444,12 @@ func (s *Service) JoinEvening(ctx context.Context, code string, req EveningJoinR
 		return EveningJoined{}, err
 	}
 	var out EveningJoined
-	version, err := s.eveningLoop(ctx, "join_evening", code, func(ctx context.Context, it *eveningItem, now time.Time) (bool, error) {
+	version, err := s.eveningLoop(ctx, op, code, func(ctx context.Context, it *eveningItem, now time.Time) (bool, error) {
 		recorded, err := s.reconcile(ctx, it, now, true)
 		if err != nil {
 			return false, err
 		}
-		token, held := heldToken(it.Tokens, it.Key, req.JoinID, random)
+		token, held := heldToken(it.Tokens, it.Key, joinID, random)
 		if held != "" {
 			// Sent before: the player it took, and whatever games the
 			// try found over recorded as any write records them.
@@ -388,10 +457,7 @@ func (s *Service) JoinEvening(ctx context.Context, code string, req EveningJoinR
 			out.Evening, err = eveningView(it, evening.Viewer{Player: held})
 			return recorded, err
 		}
-		if err := eveningLookalike(name, it.State.Players); err != nil {
-			return false, err
-		}
-		st, id, err := evening.Join(it.State, name)
+		st, id, err := take(it, now)
 		if err != nil {
 			return false, err
 		}
@@ -424,10 +490,13 @@ func eveningLookalike(name string, roster []evening.Player) error {
 }
 
 // ActEvening applies one action of the organiser (ActStartRound, ActRecord,
-// the roster's changes ActSwap, ActAbsent, ActLate, and the word on the
-// standings ActExtra, ActHideStandings, ActShowStandings) and returns the
-// organiser's view after it. An action id already applied
-// changes nothing and answers with the view, so a retry is safe.
+// the roster's changes ActSwap, ActAbsent, ActLate, the word on the
+// standings ActExtra, ActHideStandings, ActShowStandings, and ActReseat) and
+// returns the organiser's view after it. An action id already applied
+// changes nothing and answers with the view, so a retry is safe. A reseat
+// gets its seat key here, from the service's random source: the answer to it,
+// and no other, holds the key (evening.View.Reseat), since the evening keeps
+// only its hash; a retry of it answers without one (send a new reseat).
 //
 // Starting a round draws the seating at the first, then makes the round's
 // games, one a table, with the evening's rules, moderator and language, each
@@ -462,6 +531,12 @@ func (s *Service) ActEvening(ctx context.Context, code, token string, a EveningA
 	if err != nil {
 		return evening.View{}, err
 	}
+	seatKey := ""
+	if a.Type == ActReseat {
+		if seatKey, err = s.token(); err != nil {
+			return evening.View{}, err
+		}
+	}
 	if a.Type == ActStartRound {
 		games, err := s.makeRound(ctx, code, a, organizer)
 		if err != nil {
@@ -472,7 +547,9 @@ func (s *Service) ActEvening(ctx context.Context, code, token string, a EveningA
 		}
 	}
 	var v evening.View
+	var link *rules.SeatLink
 	version, err := s.eveningLoop(ctx, "act_evening", code, func(ctx context.Context, it *eveningItem, now time.Time) (bool, error) {
+		link = nil
 		if err := organizer(it); err != nil {
 			return false, err
 		}
@@ -480,11 +557,16 @@ func (s *Service) ActEvening(ctx context.Context, code, token string, a EveningA
 		if err != nil {
 			return false, err
 		}
+		// Applied before, the action changes nothing; a reseat's key went
+		// with its first answer only, as a game's does.
 		if apply != nil && !seenIn(it.Acted, rules.Actor{Host: true}, a.ID) {
 			if err := apply(it); err != nil {
 				return false, err
 			}
 			it.Acted = rememberIn(it.Acted, rules.Actor{Host: true}, a.ID)
+			if a.Type == ActReseat {
+				link = it.Moving.open(a.Player, seatKey, now, 0)
+			}
 			changed = true
 		}
 		v, err = eveningView(it, evening.Viewer{Organizer: true})
@@ -494,12 +576,13 @@ func (s *Service) ActEvening(ctx context.Context, code, token string, a EveningA
 		return evening.View{}, err
 	}
 	v.Version = version
+	v.Reseat = link
 	return v, nil
 }
 
 // change is what an action other than a start of a round or a record does to
 // a stored evening: a swap, an absent or a late, an extra, a hiding or a
-// showing of the standings; its fields checked first (a late name as a
+// showing of the standings, a reseat's check of its player; its fields checked first (a late name as a
 // joining phone's, by cleanName here and for look-alikes against the roster
 // it meets); nil for the other actions. What the evening refuses
 // (evening.Swap, Absent, Late, SetExtra, HideStandings, ShowStandings)
@@ -540,6 +623,13 @@ func change(a EveningAction) (func(it *eveningItem) error, error) {
 			return nil, refused(refuseField("absent: player must be the id of the player who leaves"))
 		}
 		return state(func(st evening.State) (evening.State, error) { return evening.Absent(st, a.Player) }), nil
+	case ActReseat:
+		if a.Player == "" {
+			return nil, refused(refuseField("reseat: player must be the id of the player whose place moves to another phone"))
+		}
+		// The link itself is opened by ActEvening, which holds the key
+		// and the time; the evening only checks that the player is here.
+		return func(it *eveningItem) error { return it.State.Here(a.Player) }, nil
 	case ActLate:
 		name, err := cleanName(a.Name)
 		if err != nil {

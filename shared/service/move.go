@@ -18,7 +18,9 @@ import (
 // one-time link: the host's rules.ActReseat opens one for the seat, and the
 // answer to it carries the key, the one time the key leaves the server (Act);
 // a join with the key takes the seat (takeSeat) and closes the link. The game
-// keeps only a hash of each key, as of tokens.
+// keeps only a hash of each key, as of tokens. An evening's organiser moves a
+// player's evening place the same way, with the same keys (ActReseat,
+// takePlace): both keep their links as seatLinks.
 
 // seatKeyLife is how long a link stays open: time to find another phone and
 // scan a code, and not much more, as the code may be on a screen the whole
@@ -104,50 +106,80 @@ func (l openLink) closed(now time.Time) bool { return now.Unix() >= l.Ends }
 // apart from theirs so that no key can ever pass for a token.
 func hashSeatKey(key string) []byte { return hashToken("seat\x00" + key) }
 
-// open opens a link with key for seat id at now, closing the seat's earlier
-// one and, beyond maxOpen, the oldest, and returns it as the host is shown it.
-func (e *envelope) open(id, key string, now time.Time) *rules.SeatLink {
-	if e.Moving == nil {
-		e.Moving = map[string]openLink{}
+// seatLinks are the open links by the id they move: a game's seats
+// (envelope.Moving), or an evening's players (eveningItem.Moving), each id's
+// latest link only. A game and an evening keep them alike, so that a key is
+// made, kept, found and timed out the same way in both.
+type seatLinks map[string]openLink
+
+// open opens a link with key for id at now, closing id's earlier one and,
+// when most is above 0, the oldest beyond most, and returns it as the host
+// (or the evening's organiser) is shown it. It makes the map if there is
+// none yet.
+func (m *seatLinks) open(id, key string, now time.Time, most int) *rules.SeatLink {
+	if *m == nil {
+		*m = seatLinks{}
 	}
-	delete(e.Moving, id)
-	for len(e.Moving) >= maxOpen {
-		delete(e.Moving, e.oldestLink())
+	delete(*m, id)
+	for most > 0 && len(*m) >= most {
+		delete(*m, m.oldest())
 	}
 	l := openLink{Hash: hashSeatKey(key), Ends: now.Add(seatKeyLife).Unix()}
-	e.Moving[id] = l
+	(*m)[id] = l
 	return &rules.SeatLink{Target: id, Key: key, ExpiresAt: time.Unix(l.Ends, 0).UTC()}
 }
 
-// oldestLink is the seat whose link closes first (the lowest id among equals,
-// so that every try of a request closes the same one).
-func (e *envelope) oldestLink() string {
+// oldest is the id whose link closes first (the lowest id among equals, so
+// that every try of a request closes the same one).
+func (m seatLinks) oldest() string {
 	oldest := ""
-	for id, l := range e.Moving {
-		if o, ok := e.Moving[oldest]; !ok || cmp.Or(cmp.Compare(l.Ends, o.Ends), cmp.Compare(id, oldest)) < 0 {
+	for id, l := range m {
+		if o, ok := m[oldest]; !ok || cmp.Or(cmp.Compare(l.Ends, o.Ends), cmp.Compare(id, oldest)) < 0 {
 			oldest = id
 		}
 	}
 	return oldest
 }
 
-// link finds the seat whose open link has key. Every stored hash is compared,
+// find finds the id whose open link has key. Every stored hash is compared,
 // in constant time, whether or not one matched already, as who compares
 // tokens.
-func (e *envelope) link(key string) (string, openLink, bool) {
+func (m seatLinks) find(key string) (string, openLink, bool) {
 	if !wellFormedToken(key) {
 		return "", openLink{}, false
 	}
 	h := hashSeatKey(key)
-	var seat string
+	var id string
 	var found openLink
 	n := 0
-	for id, l := range e.Moving {
+	for i, l := range m {
 		if subtle.ConstantTimeCompare(h, l.Hash) == 1 {
-			seat, found, n = id, l, n+1
+			id, found, n = i, l, n+1
 		}
 	}
-	return seat, found, n == 1
+	return id, found, n == 1
+}
+
+// usable is the id whose open link has key at now, or the refusal of the
+// key: CodeSeatKeyInvalid when no link has it, CodeSeatKeyExpired when its
+// time is up. The refusal's message names what the link moves ("seat",
+// "place"), where ("game", "evening") and who makes links ("host",
+// "organiser").
+func (m seatLinks) usable(key string, now time.Time, what, where, who string) (string, openLink, error) {
+	id, l, ok := m.find(key)
+	switch {
+	case !ok:
+		return "", openLink{}, seatKeyRefused(CodeSeatKeyInvalid, fmt.Sprintf("this link holds no %s of this %s: it was used, replaced by a newer one, or made for another %s; ask the %s for a new one", what, where, where, who))
+	case l.closed(now):
+		return "", openLink{}, seatKeyRefused(CodeSeatKeyExpired, fmt.Sprintf("this link's time is up; ask the %s for a new one", who))
+	}
+	return id, l, nil
+}
+
+// open opens a link with key for seat id at now (seatLinks.open), at most
+// maxOpen in the game.
+func (e *envelope) open(id, key string, now time.Time) *rules.SeatLink {
+	return e.Moving.open(id, key, now, maxOpen)
 }
 
 // moving lists, in seat order, the seats whose link is still open at now.
@@ -176,12 +208,9 @@ func (s *Service) takeSeat(ctx context.Context, code string, req JoinRequest) (J
 		return Joined{}, invalid("a seat key takes the seat as it is, name and all: send it without a name")
 	}
 	return s.seatDevice(ctx, "move", code, req, func(env *envelope, device string, now time.Time) (rules.State, string, error) {
-		seat, l, ok := env.link(req.SeatKey)
-		switch {
-		case !ok:
-			return rules.State{}, "", seatKeyRefused(CodeSeatKeyInvalid, "this link holds no seat of this game: it was used, replaced by a newer one, or made for another game; ask the host for a new one")
-		case l.closed(now):
-			return rules.State{}, "", seatKeyRefused(CodeSeatKeyExpired, "this link's time is up; ask the host for a new one")
+		seat, l, err := env.Moving.usable(req.SeatKey, now, "seat", "game", "host")
+		if err != nil {
+			return rules.State{}, "", err
 		}
 		if needsSeatCode(env.State.Moderator, rules.Advance(env.State, now).Phase.Name) {
 			if err := env.checkSeatCode(seat, l, req.SeatCode); err != nil {

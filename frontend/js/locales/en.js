@@ -877,4 +877,13 @@ export default {
   'evening.next_seat': 'Next: round {round}, table {table}, seat {seat}',
   'evening.next_sit_out': 'Next: you sit out round {round}.',
   'evening.back': 'The evening: standings and my next table',
+  'evening.reseat.button': 'Another phone',
+  'evening.reseat.do': 'Move to another phone: {name}',
+  'evening.reseat.scan': 'Scan with the new phone: {name}',
+  'evening.reseat.qr_alt': 'QR code that moves {name} to another phone',
+  'evening.reseat.once': 'The code works once, until {time}. Whoever scans it takes this place for the rounds to come, and the old phone leaves the evening.',
+  'evening.reseat.done': 'Hide the code',
+  'evening.reseat.taking': 'Taking your place…',
+  'evening.err.seat_key_invalid': 'This code has been used, or the organiser has made a newer one. Ask the organiser for a new code.',
+  'evening.err.seat_key_expired': 'This code is too old: it works for ten minutes. Ask the organiser for a new one.',
 };

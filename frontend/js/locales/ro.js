@@ -847,4 +847,13 @@ export default {
   'evening.next_seat': 'Urmează: runda {round}, masa {table}, locul {seat}',
   'evening.next_sit_out': 'Urmează: stați pe dinafară în runda {round}.',
   'evening.back': 'Seara: clasamentul și masa mea următoare',
+  'evening.reseat.button': 'Alt telefon',
+  'evening.reseat.do': 'Mutați pe alt telefon: {name}',
+  'evening.reseat.scan': 'Scanați cu telefonul nou: {name}',
+  'evening.reseat.qr_alt': 'Cod QR care îl mută pe {name} pe alt telefon',
+  'evening.reseat.once': 'Codul merge o singură dată, până la {time}. Cine îl scanează ia acest loc în rundele următoare, iar telefonul vechi iese din seară.',
+  'evening.reseat.done': 'Ascundeți codul',
+  'evening.reseat.taking': 'Vă ocupăm locul…',
+  'evening.err.seat_key_invalid': 'Codul acesta a fost deja folosit sau organizatorul a făcut unul nou. Cereți-i organizatorului un cod nou.',
+  'evening.err.seat_key_expired': 'Codul acesta e prea vechi: merge zece minute. Cereți-i organizatorului unul nou.',
 };

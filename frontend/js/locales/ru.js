@@ -847,4 +847,13 @@ export default {
   'evening.next_seat': 'Дальше: тур {round}, стол {table}, место {seat}',
   'evening.next_sit_out': 'Дальше: тур {round} вы пропускаете.',
   'evening.back': 'Вечер: таблица и мой следующий стол',
+  'evening.reseat.button': 'Другой телефон',
+  'evening.reseat.do': 'Перенести на другой телефон: {name}',
+  'evening.reseat.scan': 'Наведите камеру нового телефона: {name}',
+  'evening.reseat.qr_alt': 'QR-код, который переносит {name} на другой телефон',
+  'evening.reseat.once': 'Код действует один раз, до {time}. Кто его отсканирует, займёт это место в следующих турах, а старый телефон выйдет из вечера.',
+  'evening.reseat.done': 'Скрыть код',
+  'evening.reseat.taking': 'Занимаем ваше место…',
+  'evening.err.seat_key_invalid': 'Этот код уже использован, или организатор сделал новый. Попросите у организатора новый код.',
+  'evening.err.seat_key_expired': 'Этот код устарел: он действует десять минут. Попросите у организатора новый.',
 };

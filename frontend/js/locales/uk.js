@@ -847,4 +847,13 @@ export default {
   'evening.next_seat': 'Далі: тур {round}, стіл {table}, місце {seat}',
   'evening.next_sit_out': 'Далі: тур {round} ви пропускаєте.',
   'evening.back': 'Вечір: таблиця і мій наступний стіл',
+  'evening.reseat.button': 'Інший телефон',
+  'evening.reseat.do': 'Перенести на інший телефон: {name}',
+  'evening.reseat.scan': 'Наведіть камеру нового телефона: {name}',
+  'evening.reseat.qr_alt': 'QR-код, що переносить {name} на інший телефон',
+  'evening.reseat.once': 'Код діє один раз, до {time}. Хто його відсканує, займе це місце в наступних турах, а старий телефон вийде з вечора.',
+  'evening.reseat.done': 'Сховати код',
+  'evening.reseat.taking': 'Займаємо ваше місце…',
+  'evening.err.seat_key_invalid': 'Цей код уже використано, або організатор зробив новий. Попросіть в організатора новий код.',
+  'evening.err.seat_key_expired': 'Цей код застарів: він діє десять хвилин. Попросіть в організатора новий.',
 };

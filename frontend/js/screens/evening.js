@@ -132,6 +132,11 @@ export function eveningScreen(app, code, token) {
   let busy = false;
   let recorded = false; // the last round's games were counted once
   const form = { late: '', swapA: '', swapB: '', extra: null };
+  // link is the one-time link this page made to move a player's evening
+  // place to another phone (the answer to its reseat, docs/API.md), shown as
+  // a QR code until the organiser hides it. No other page has it: the server
+  // keeps only a hash of its key, and no view but that answer holds it.
+  let link = null;
   let watch = start();
 
   function start() {
@@ -245,6 +250,7 @@ export function eveningScreen(app, code, token) {
           h('button', { type: 'button', class: 'secondary', disabled: busy, dataset: { action: v.hiddenFrom ? 'show_standings' : 'hide_standings' }, onclick: () => act({ type: v.hiddenFrom ? 'show_standings' : 'hide_standings' }) },
             t(v.hiddenFrom ? 'evening.show' : 'evening.hide'))),
         joinPanel(t, false)),
+      link ? reseatPanel(t, v) : null,
       rosterPanel(t, v),
       v.round ? extraPanel(t, v) : null,
       schedule(t, v),
@@ -263,8 +269,34 @@ export function eveningScreen(app, code, token) {
     return h('a', { class: 'button secondary', href, download: name }, words, ' ', h('span', { lang: 'zxx', class: 'muted' }, format));
   }
 
+  // reseat moves a player's evening place to another phone (a phone that
+  // died, a substitute): the answer holds the link, whose QR code the page
+  // shows (reseatPanel). The picture comes in the answer, so the key is in no
+  // address this page asks for. The game seat in play moves apart, from the
+  // table's console ("A phone died?"): this moves the rounds after it.
+  async function reseat(id) {
+    const res = await act({ type: 'reseat', player: id });
+    if (res.status === 200 && res.body && res.body.reseat) {
+      link = res.body.reseat;
+      render();
+    }
+  }
+
+  // reseatPanel shows the link reseat made, until the organiser hides it.
+  function reseatPanel(t, v) {
+    const name = isolate(names(v).get(link.target) || link.target);
+    const until = new Intl.DateTimeFormat(t.lang, { hour: '2-digit', minute: '2-digit' }).format(new Date(link.expiresAt));
+    return h('section', { class: 'panel reseat-link', dataset: { screen: 'evening_reseat', target: link.target } },
+      h('h2', null, t('evening.reseat.scan', { name })),
+      link.qr ? h('img', { class: 'qr', src: link.qr, alt: t('evening.reseat.qr_alt', { name }), width: '320', height: '320' })
+        : h('p', { class: 'join-url' }, link.url), // no picture came: the address, to send on
+      h('p', { class: 'muted' }, t('evening.reseat.once', { time: until })),
+      h('button', { type: 'button', class: 'secondary', dataset: { action: 'reseat_done' }, onclick: () => { link = null; render(); } }, t('evening.reseat.done')));
+  }
+
   // rosterPanel: who is on the roster, who joined by phone, and the changes
-  // before a round begins: a player gone, one come late, two swapped.
+  // before a round begins: a player gone, one come late, two swapped; and,
+  // at any time, a player's place moved to another phone.
   function rosterPanel(t, v) {
     const open = v.round < v.roundCount;
     const present = v.players.filter((p) => !p.absent);
@@ -274,7 +306,8 @@ export function eveningScreen(app, code, token) {
       h('h2', null, t('evening.roster', { count: present.length })),
       h('ul', { class: 'ev-roster' }, v.players.map((p) => h('li', { class: p.absent ? 'absent' : null, dataset: { player: p.id } },
         h('bdi', null, p.name), ' ', h('span', { class: 'muted small' }, p.absent ? t('evening.absent') : p.joined ? t('evening.joined') : t('evening.typed')),
-        open && !p.absent ? h('button', { type: 'button', class: 'secondary small', disabled: busy, dataset: { action: 'absent', player: p.id }, 'aria-label': t('evening.absent.do', { name: isolate(p.name) }), onclick: () => act({ type: 'absent', player: p.id }) }, t('evening.absent.button')) : null))),
+        open && !p.absent ? h('button', { type: 'button', class: 'secondary small', disabled: busy, dataset: { action: 'absent', player: p.id }, 'aria-label': t('evening.absent.do', { name: isolate(p.name) }), onclick: () => act({ type: 'absent', player: p.id }) }, t('evening.absent.button')) : null,
+        p.absent ? null : h('button', { type: 'button', class: 'secondary small', disabled: busy, dataset: { action: 'reseat', player: p.id }, 'aria-label': t('evening.reseat.do', { name: isolate(p.name) }), onclick: () => reseat(p.id) }, t('evening.reseat.button'))))),
       open ? h('form', { class: 'ev-late', onsubmit: (e) => { e.preventDefault(); if (form.late.trim()) act({ type: 'late', name: form.late.trim().normalize('NFC') }).then((res) => { if (res.status === 200) { form.late = ''; render(); } }); } },
         h('label', { class: 'field' }, h('span', { class: 'field-label' }, t('evening.late')),
           h('input', { type: 'text', maxlength: '64', value: form.late, dataset: { focus: 'late' }, oninput: (e) => { form.late = e.target.value; } })),
@@ -325,13 +358,16 @@ export function eveningScreen(app, code, token) {
 // eveningPhone is a player's phone at /evening/CODE: it joins the evening
 // once with a name, then shows where the player sits in the round in play
 // and goes to that seat by itself, as "play again" does; between rounds the
-// standings and the next table.
-export function eveningPhone(app, code) {
+// standings and the next table. seatKey, when the page was opened by the
+// organiser's "Another phone" link (/evening/CODE#seat=KEY), takes the place
+// that link moves to this phone instead.
+export function eveningPhone(app, code, seatKey) {
   let seat = api.eveningSeat.get(code);
   let view = null;
   let watch = null;
   let joinError = null;
   let joining = false;
+  let taking = false; // a seat key is on its way
   let joinId = api.newId();
   let draft = '';
 
@@ -393,9 +429,44 @@ export function eveningPhone(app, code) {
   function goPlay(you) {
     seat = { ...seat, went: you.game };
     api.eveningSeat.set(code, seat);
-    api.seat.set(you.game, { token: you.gameToken, name: you.name, playerId: '', evening: code });
+    // A seat this phone took in that game by the game's own link (the
+    // console's "A phone died?") has a token of its own, which the evening's
+    // game token no longer opens: the phone keeps it, and learns only the
+    // way back here.
+    const held = api.seat.get(you.game);
+    api.seat.set(you.game, held && held.token && (held.moved || !held.evening)
+      ? { ...held, evening: code, moved: true }
+      : { token: you.gameToken, name: you.name, playerId: '', evening: code });
     api.prefs.setLast({ code: you.game, kind: 'player' });
     app.go('/join/' + you.game);
+  }
+
+  // takePlace takes the place the organiser's link moved to this phone
+  // (docs/API.md, "A place on a new phone"): a new token for the player, whose
+  // old phone is out of the evening from then on; this phone's own place, if
+  // it had one, gives way to it. A key refused says why, over the join form.
+  async function takePlace(key) {
+    taking = true;
+    joinError = null;
+    render();
+    const res = await api.takeEveningPlace(code, key, api.newId());
+    taking = false;
+    if (res.status === 201 && res.body && res.body.token) {
+      const v = res.body.evening;
+      const mine = ((v && v.players) || []).find((p) => p.id === res.body.playerId);
+      seat = { playerId: res.body.playerId, token: res.body.token, name: mine ? mine.name : '' };
+      api.eveningSeat.set(code, seat);
+      view = v;
+      watchAs(seat.token);
+      render();
+      return;
+    }
+    const c = api.errorCode(res);
+    joinError = app.t.has('evening.err.' + c) ? 'evening.err.' + c : res.status === 404 ? 'evening.not_found' : res.status === 0 ? 'err.network' : 'err.generic';
+    // A phone that had its own place keeps it, and says why the link did not
+    // work; any other shows the join form under the message.
+    if (seat && seat.token) watchAs(seat.token);
+    else lookUp();
   }
 
   async function join(name) {
@@ -426,7 +497,8 @@ export function eveningPhone(app, code) {
     let content;
     // The form waits for the evening's first view, so that nothing it shows
     // moves the field and the button once they are there.
-    if (!seat && (view || joinError)) content = joinCard(t);
+    if (taking) content = h('p', { class: 'loading', role: 'status' }, t('evening.reseat.taking'));
+    else if (!seat && (view || joinError)) content = joinCard(t);
     else if (!view) content = h('p', { class: 'loading', role: 'status' }, '…');
     else content = placeCards(t, view);
     replace(app.root, bar, h('main', { class: 'phone evening', dataset: { screen: seat ? 'evening_phone' : 'evening_join', round: view ? view.round : '' } }, content));
@@ -467,10 +539,13 @@ export function eveningPhone(app, code) {
     } else if (v.round && roundOver(v)) {
       next = h('p', { class: 'big-line' }, t('evening.over'));
     }
-    return [now, next, h('section', { class: 'card' }, h('h2', null, t('evening.standings')), standingsOf(t, v, me))];
+    // A refused link of the organiser's, on a phone that has its own place.
+    const refused = joinError ? h('p', { class: 'error', role: 'alert', dataset: { error: joinError } }, t(joinError, { code })) : null;
+    return [refused, now, next, h('section', { class: 'card' }, h('h2', null, t('evening.standings')), standingsOf(t, v, me))];
   }
 
-  if (seat && seat.token) watchAs(seat.token);
+  if (seatKey) takePlace(seatKey);
+  else if (seat && seat.token) watchAs(seat.token);
   else lookUp();
 
   return {

@@ -289,6 +289,12 @@ export function playerScreen(app, code, seatKey) {
         app.go('/evening/' + ev);
         return;
       }
+      if (res && res.status === 401) {
+        // The organiser moved this player's place to another phone: this
+        // one is out of the evening, and stops asking.
+        api.eveningSeat.clear(ev);
+        return;
+      }
       eveningTimer = setTimeout(check, EVENING_POLL_MS);
     };
     eveningTimer = setTimeout(check, EVENING_POLL_MS);

@@ -1,0 +1,170 @@
+package service_test
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"citysleeps/shared/evening"
+	"citysleeps/shared/service"
+)
+
+// eveningReseat opens a link that moves player id's evening place to another
+// phone, as the organiser, and returns the organiser's answer.
+func eveningReseat(t *testing.T, svc *service.Service, c service.EveningCreated, actionID, id string) evening.View {
+	t.Helper()
+	v, err := svc.ActEvening(ctx, c.Code, c.OrganizerToken, service.EveningAction{ID: actionID, Type: service.ActReseat, Player: id})
+	if err != nil {
+		t.Fatalf("reseat %s: %v", id, err)
+	}
+	if v.Reseat == nil || v.Reseat.Target != id || len(v.Reseat.Key) != 24 || !v.Organizer {
+		t.Fatalf("the answer to reseat %s: link %+v, organiser %v", id, v.Reseat, v.Organizer)
+	}
+	return v
+}
+
+// refusedPlace fails t unless a join of the evening with req is refused with
+// code and leaves the evening as it was.
+func refusedPlace(t *testing.T, svc *service.Service, code string, req service.EveningJoinRequest, kind service.Kind, want string) {
+	t.Helper()
+	before, _ := svc.ReadEvening(ctx, code, "")
+	if _, err := svc.JoinEvening(ctx, code, req); !errors.Is(err, kind) || service.As(err).Code != want {
+		t.Errorf("join %+v: %v, want %s %s", req, err, kind, want)
+	}
+	if after, _ := svc.ReadEvening(ctx, code, ""); after.Version != before.Version {
+		t.Errorf("join %+v refused, yet the evening went from version %d to %d", req, before.Version, after.Version)
+	}
+}
+
+// TestEveningReseat: the organiser's link moves a player's evening place to
+// another phone once: the new phone gets a new token and the same game seat,
+// the old phone's token is refused from then on, the key shows in the
+// action's first answer only, and the join with it is safe to send again.
+func TestEveningReseat(t *testing.T) {
+	f := newFixture(t)
+	c := mustEvening(t, f.svc, classicEvening(1, 2, 7))
+	old, err := f.svc.JoinEvening(ctx, c.Code, service.EveningJoinRequest{Name: "Player 3", JoinID: "old-phone-join-0001"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustActEvening(t, f.svc, c.Code, c.OrganizerToken, service.ActStartRound)
+	was, err := f.svc.ReadEvening(ctx, c.Code, old.Token)
+	if err != nil || was.You == nil || was.You.GameToken == "" {
+		t.Fatalf("the old phone in round 1: %+v, %v", was.You, err)
+	}
+
+	first := eveningReseat(t, f.svc, c, "reseat-1", "p3")
+	if want := f.clk.Now().Add(10 * time.Minute).Truncate(time.Second); !first.Reseat.ExpiresAt.Equal(want) {
+		t.Errorf("the link ends at %v, want %v", first.Reseat.ExpiresAt, want)
+	}
+	key := first.Reseat.Key
+	again, err := f.svc.ActEvening(ctx, c.Code, c.OrganizerToken, service.EveningAction{ID: "reseat-1", Type: service.ActReseat, Player: "p3"})
+	if err != nil || again.Reseat != nil || again.Version != first.Version {
+		t.Errorf("the reseat sent again: link %+v, version %d (first %d), %v; want no link, no write", again.Reseat, again.Version, first.Version, err)
+	}
+	for _, token := range []string{"", c.OrganizerToken, old.Token} {
+		v, _ := f.svc.ReadEvening(ctx, c.Code, token)
+		if data, _ := json.Marshal(v); strings.Contains(string(data), key) {
+			t.Errorf("a read by %.6q shows the key", token)
+		}
+	}
+
+	req := service.EveningJoinRequest{SeatKey: key, JoinID: "new-phone-join-0001"}
+	moved, err := f.svc.JoinEvening(ctx, c.Code, req)
+	if err != nil || moved.PlayerID != "p3" || moved.Token == old.Token || moved.Evening.You == nil {
+		t.Fatalf("the new phone: %+v, %v", moved, err)
+	}
+	if moved.Evening.You.GameToken != was.You.GameToken || moved.Evening.You.Game != was.You.Game {
+		t.Errorf("the new phone plays %s, was %s: the game seat must not change", moved.Evening.You.Game, was.You.Game)
+	}
+	if _, err := f.svc.ReadEvening(ctx, c.Code, old.Token); !errors.Is(err, service.ErrUnauthorized) {
+		t.Errorf("the old phone's next read: %v, want 401", err)
+	}
+	if _, err := f.svc.JoinEvening(ctx, c.Code, service.EveningJoinRequest{Name: "Player 3", JoinID: "old-phone-join-0001"}); !errors.Is(err, service.ErrConflict) {
+		t.Errorf("the old phone's join sent again: %v, want name_taken (its token is gone)", err)
+	}
+	if v, err := f.svc.ReadEvening(ctx, c.Code, moved.Token); err != nil || v.You == nil || v.You.PlayerID != "p3" {
+		t.Errorf("the new phone's read: %+v, %v", v.You, err)
+	}
+
+	retried, err := f.svc.JoinEvening(ctx, c.Code, req)
+	if err != nil || retried.PlayerID != "p3" || retried.Token != moved.Token || retried.Evening.Version != moved.Evening.Version {
+		t.Errorf("the join sent again: %+v, %v; first %+v", retried, err, moved)
+	}
+	refusedPlace(t, f.svc, c.Code, service.EveningJoinRequest{SeatKey: key, JoinID: "third-phone-join-01"}, service.ErrForbidden, service.CodeSeatKeyInvalid)
+	refusedPlace(t, f.svc, c.Code, service.EveningJoinRequest{SeatKey: key}, service.ErrForbidden, service.CodeSeatKeyInvalid)
+
+	// A name typed in that no phone took: the link gives a phone the
+	// place, and the name is taken from then on.
+	typed := eveningReseat(t, f.svc, c, "reseat-2", "p5")
+	p5, err := f.svc.JoinEvening(ctx, c.Code, service.EveningJoinRequest{SeatKey: typed.Reseat.Key})
+	if err != nil || p5.PlayerID != "p5" || !p5.Evening.Players[4].Joined {
+		t.Fatalf("a link to a typed name: %+v, %v", p5, err)
+	}
+	refusedPlace(t, f.svc, c.Code, service.EveningJoinRequest{Name: "Player 5"}, service.ErrConflict, "name_taken")
+}
+
+// TestEveningReseatRefusals: a reseat of no player, of nobody, of a player
+// who left, or by anyone but the organiser, is refused and changes nothing; a
+// key forged, another evening's, replaced by a newer one, past its ten
+// minutes, sent with a name, or for a player who left since, is refused and
+// changes nothing.
+func TestEveningReseatRefusals(t *testing.T) {
+	f := newFixture(t)
+	c := mustEvening(t, f.svc, classicEvening(1, 2, 8))
+	other := mustEvening(t, f.svc, classicEvening(1, 2, 8))
+	p1, err := f.svc.JoinEvening(ctx, c.Code, service.EveningJoinRequest{Name: "Player 1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustAct := func(a service.EveningAction) {
+		t.Helper()
+		if _, err := f.svc.ActEvening(ctx, c.Code, c.OrganizerToken, a); err != nil {
+			t.Fatalf("%+v: %v", a, err)
+		}
+	}
+	mustAct(service.EveningAction{ID: "gone", Type: service.ActAbsent, Player: "p2"})
+	for _, tc := range []struct {
+		a    service.EveningAction
+		code string
+	}{
+		{service.EveningAction{ID: "r1", Type: service.ActReseat}, "bad_field"},
+		{service.EveningAction{ID: "r2", Type: service.ActReseat, Player: "p42"}, "bad_target"},
+		{service.EveningAction{ID: "r3", Type: service.ActReseat, Player: "Player 1"}, "bad_target"},
+		{service.EveningAction{ID: "r4", Type: service.ActReseat, Player: "p2"}, "player_absent"},
+	} {
+		refusedEvening(t, f.svc, c.Code, c.OrganizerToken, tc.a, tc.code)
+	}
+	refusedEvening(t, f.svc, c.Code, p1.Token, service.EveningAction{ID: "r5", Type: service.ActReseat, Player: "p1"}, "not_organizer")
+	refusedEvening(t, f.svc, c.Code, "", service.EveningAction{ID: "r6", Type: service.ActReseat, Player: "p1"}, "unauthorized")
+	refusedEvening(t, f.svc, c.Code, other.OrganizerToken, service.EveningAction{ID: "r7", Type: service.ActReseat, Player: "p1"}, "unauthorized")
+
+	otherKey := eveningReseat(t, f.svc, other, "o1", "p1").Reseat.Key
+	replaced := eveningReseat(t, f.svc, c, "k1", "p1").Reseat.Key
+	newer := eveningReseat(t, f.svc, c, "k2", "p1").Reseat.Key
+	leaving := eveningReseat(t, f.svc, c, "k3", "p6").Reseat.Key
+	mustAct(service.EveningAction{ID: "gone6", Type: service.ActAbsent, Player: "p6"})
+	for what, key := range map[string]string{
+		"forged": "AAAAAAAAAAAAAAAAAAAAAAAA", "malformed": "not a key", "too long": strings.Repeat("A", 300),
+		"another evening's": otherKey, "replaced": replaced, "the organiser's token": c.OrganizerToken, "a player's token": p1.Token,
+	} {
+		t.Run(what, func(t *testing.T) {
+			refusedPlace(t, f.svc, c.Code, service.EveningJoinRequest{SeatKey: key}, service.ErrForbidden, service.CodeSeatKeyInvalid)
+		})
+	}
+	refusedPlace(t, f.svc, c.Code, service.EveningJoinRequest{SeatKey: leaving}, service.ErrConflict, "player_absent")
+	refusedPlace(t, f.svc, c.Code, service.EveningJoinRequest{SeatKey: newer, Name: "Sub"}, service.ErrInvalid, "invalid")
+	refusedPlace(t, f.svc, c.Code, service.EveningJoinRequest{SeatKey: newer, JoinID: "short"}, service.ErrInvalid, "invalid")
+
+	f.clk.Add(10 * time.Minute)
+	refusedPlace(t, f.svc, c.Code, service.EveningJoinRequest{SeatKey: newer}, service.ErrForbidden, service.CodeSeatKeyExpired)
+	if _, err := f.svc.ReadEvening(ctx, c.Code, p1.Token); err != nil {
+		t.Errorf("the refused keys moved p1: %v", err)
+	}
+	fresh := eveningReseat(t, f.svc, c, "k4", "p1").Reseat.Key
+	if j, err := f.svc.JoinEvening(ctx, c.Code, service.EveningJoinRequest{SeatKey: fresh}); err != nil || j.PlayerID != "p1" {
+		t.Errorf("a new link after the old one's time: %+v, %v", j, err)
+	}
+}
