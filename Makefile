@@ -64,14 +64,15 @@ test: npm chromium lint $(RIE) test-go test-frontend
 #    detector looks for races, which a few games show as well as many;
 #  - their tests that play whole games one goroutine at a time (SEQUENTIAL),
 #    where the detector has nothing to find and costs five times the time,
-#    and every other package's tests, without it, also -short;
+#    and every other package's tests, without it, also -short; each of these
+#    two passes runs its packages' benchmarks once too (-benchtime=1x), so that
+#    none breaks unseen between make bench runs, in the same processes
+#    (dynalite started once) and while those passes leave a core free;
 #  - the browser tests alone: their Go side only drives Chromium against the
 #    server, whose packages are raced on their own, and their time is
 #    Chromium's; in two passes, the whole games (WHOLE_GAMES) first, all four
 #    at once, then the rest, so that no game starts late behind the screens'
-#    audits and each pass keeps within four minutes on two cores;
-#  - every benchmark once, -short, so that none breaks unseen between make
-#    bench runs.
+#    audits and each pass keeps within four minutes on two cores.
 # make soak runs every test at full size under the race detector.
 RACED      := ./shared/service/... ./shared/store/... ./shared/httpapi/... ./shared/bot/... \
 	./infra/harness/loadgen/... ./infra/server/...
@@ -80,11 +81,10 @@ WHOLE_GAMES := ^Test(Classic|Maniac|Party|Sport)Game$$
 SHORT      := RAPID_CHECKS=10 $(GO) test -short -timeout $(TEST_TIMEOUT)
 test-go:
 	$(SHORT) -race -skip '$(SEQUENTIAL)' $(RACED)
-	$(SHORT) -run '$(SEQUENTIAL)' $(RACED)
-	$(SHORT) $$($(GO) list ./... | grep -v -e /frontend/e2e $(patsubst ./%/...,-e /%,$(RACED)))
+	$(SHORT) -run '$(SEQUENTIAL)' -bench . -benchtime=1x $(RACED)
+	$(SHORT) -bench . -benchtime=1x $$($(GO) list ./... | grep -v -e /frontend/e2e $(patsubst ./%/...,-e /%,$(RACED)))
 	$(SHORT) -run '$(WHOLE_GAMES)' ./frontend/e2e/...
 	$(SHORT) -skip '$(WHOLE_GAMES)' ./frontend/e2e/...
-	$(SHORT) -run '^$$' -bench . -benchtime=1x ./...
 
 ## soak: every test at full size under the race detector, the properties
 ## at rapid's 100 examples (RAPID_CHECKS for more): slower than make test
