@@ -27,6 +27,7 @@ import (
 
 	"citysleeps/infra/harness/localdynamo"
 	"citysleeps/infra/harness/localdynamo/localdynamotest"
+	"citysleeps/infra/harness/ports"
 	"citysleeps/infra/harness/samlocal"
 	"citysleeps/shared/httpapi"
 	"citysleeps/shared/httpapi/apitest"
@@ -205,6 +206,9 @@ type function struct {
 func startFunction(t *testing.T, rie, bootstrap, name string, env []string) *function {
 	t.Helper()
 	addr, apiAddr := freeAddr(t), freeAddr(t)
+	for apiAddr == addr {
+		apiAddr = freeAddr(t)
+	}
 	f := &function{name: name, url: "http://" + addr + "/2015-03-31/functions/function/invocations",
 		out: &lockedBuffer{}, done: make(chan struct{})}
 	f.cmd = exec.Command(rie, "--runtime-interface-emulator-address", addr, "--runtime-api-address", apiAddr, "./bootstrap")
@@ -479,14 +483,16 @@ func fileSize(t *testing.T, path string) int64 {
 	return fi.Size()
 }
 
+// freeAddr is a loopback address for a server started as a process of its
+// own (the emulator), on a port no connection of another test can take
+// before it binds it (ports.Quiet).
 func freeAddr(t *testing.T) string {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	port, err := ports.Quiet()
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer l.Close()
-	return l.Addr().String()
+	return "127.0.0.1:" + strconv.Itoa(port)
 }
 
 func median(xs []float64) float64 {

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -15,6 +14,7 @@ import (
 	"time"
 
 	"citysleeps/infra/harness/localdynamo"
+	"citysleeps/infra/harness/ports"
 )
 
 // serverBinary builds infra/server once per test binary.
@@ -60,12 +60,12 @@ func startChild(t *testing.T) *child {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	// The server starts again on the same port after every kill, while the
+	// package's other tests make connections: a port no connection can take.
+	port, err := ports.Quiet()
 	if err != nil {
 		t.Fatal(err)
 	}
-	port := ln.Addr().(*net.TCPAddr).Port
-	ln.Close()
 	c := &child{t: t, bin: bin, port: port, dataDir: t.TempDir()}
 	c.start()
 	t.Cleanup(c.stop)

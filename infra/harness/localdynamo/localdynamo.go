@@ -20,7 +20,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -34,6 +33,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"citysleeps/infra/harness/ports"
 )
 
 // DefaultTable is the name of the games table that Start creates.
@@ -113,9 +114,9 @@ func exists(path string) bool {
 // when a client goes away mid-request) on a free port, with root's
 // node_modules, and waits until it answers.
 func launch(ctx context.Context, node, launcher, root string) (*Server, error) {
-	port, err := freePort()
+	port, err := ports.Quiet()
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("localdynamo: %w", err)
 	}
 	s := &Server{
 		Endpoint: "http://127.0.0.1:" + strconv.Itoa(port),
@@ -253,16 +254,6 @@ func CreateGamesTable(ctx context.Context, client *dynamodb.Client, templatePath
 		case <-time.After(10 * time.Millisecond):
 		}
 	}
-}
-
-// freePort returns a loopback TCP port that was free a moment ago.
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, fmt.Errorf("localdynamo: find a free port: %w", err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
 // tailBuffer keeps the last max bytes written to it, for error messages.
