@@ -65,9 +65,11 @@ test: npm chromium lint $(RIE) test-go test-frontend
 #  - their tests that play whole games one goroutine at a time (SEQUENTIAL),
 #    where the detector has nothing to find and costs five times the time,
 #    and every other package's tests, without it, also -short; each of these
-#    two passes runs its packages' benchmarks once too (-benchtime=1x), so that
-#    none breaks unseen between make bench runs, in the same processes
-#    (dynalite started once) and while those passes leave a core free;
+#    two runs its packages' benchmarks once too (-benchtime=1x), so that none
+#    breaks unseen between make bench runs, in the same processes (dynalite
+#    started once). These two run side by side: the first's time is mostly
+#    the load benchmark's games waiting on the server's poll hints, which
+#    leaves a core to the second;
 #  - the browser tests alone: their Go side only drives Chromium against the
 #    server, whose packages are raced on their own, and their time is
 #    Chromium's; in two passes, the whole games (WHOLE_GAMES) first, all four
@@ -81,8 +83,9 @@ WHOLE_GAMES := ^Test(Classic|Maniac|Party|Sport)Game$$
 SHORT      := RAPID_CHECKS=10 $(GO) test -short -timeout $(TEST_TIMEOUT)
 test-go:
 	$(SHORT) -race -skip '$(SEQUENTIAL)' $(RACED)
-	$(SHORT) -run '$(SEQUENTIAL)' -bench . -benchtime=1x $(RACED)
-	$(SHORT) -bench . -benchtime=1x $$($(GO) list ./... | grep -v -e /frontend/e2e $(patsubst ./%/...,-e /%,$(RACED)))
+	$(SHORT) -run '$(SEQUENTIAL)' -bench . -benchtime=1x $(RACED) & whole=$$!; \
+	$(SHORT) -bench . -benchtime=1x $$($(GO) list ./... | grep -v -e /frontend/e2e $(patsubst ./%/...,-e /%,$(RACED))); \
+	rest=$$?; wait $$whole && exit $$rest
 	$(SHORT) -run '$(WHOLE_GAMES)' ./frontend/e2e/...
 	$(SHORT) -skip '$(WHOLE_GAMES)' ./frontend/e2e/...
 

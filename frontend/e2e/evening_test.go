@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"citysleeps/shared/evening"
 	"citysleeps/shared/protocol"
@@ -124,7 +125,7 @@ func TestEvening(t *testing.T) {
 				if got := v.Rounds[round-1].Tables[you.Table-1].Players[you.Seat-1]; got != id || (i < len(typedNames) && id != fmt.Sprintf("p%d", i+1)) {
 					p.fatalf("round %d: %s at table %d seat %d, which is %s's", round, id, you.Table, you.Seat, got)
 				}
-				p.waitFor(fmt.Sprintf("round %d's seat", round), fmt.Sprintf(`location.pathname === '/join/%s' && document.querySelector('main[data-phase=lobby]')`, you.Game))
+				p.waitWithin(fmt.Sprintf("round %d's seat", round), fmt.Sprintf(`location.pathname === '/join/%s' && document.querySelector('main[data-phase=lobby]')`, you.Game), toSeatWithin)
 			})
 		}
 		wg.Wait()
@@ -234,6 +235,13 @@ func movePlace(t *testing.T, srv *testServer, org, from, to *page, code, token s
 	}
 	return to
 }
+
+// toSeatWithin bounds a phone's way to its seat when a round starts: the
+// game's end screen asks the evening every EVENING_POLL_MS (4 s, player.js),
+// then the evening's page loads and reads the evening, then the game's. Twenty
+// phones and three screens share two cores here, so the bound is a generous
+// multiple of what that takes alone (6 s at most).
+const toSeatWithin = 30 * time.Second
 
 // readEvening is the evening as the holder of token sees it.
 func readEvening(t *testing.T, srv *testServer, code, token string) evening.View {
