@@ -593,7 +593,11 @@ func (p *phone) join(ctx context.Context) error {
 	if cfg.JoinWindow > 0 && !p.e.sleep(ctx, time.Duration(p.rng.Int64N(int64(cfg.JoinWindow)))) {
 		return ctx.Err()
 	}
-	r, err := p.e.send(ctx, p.c, "join", http.MethodPost, p.e.path()+"/players", "", service.EveningJoinRequest{Name: p.name})
+	// One join id for every try, as the frontend's: a try whose answer was
+	// lost took the name, and the next gets the same player back rather than
+	// name_taken.
+	req := service.EveningJoinRequest{Name: p.name, JoinID: bot.ActionID()}
+	r, err := p.e.send(ctx, p.c, "join", http.MethodPost, p.e.path()+"/players", "", req)
 	if err != nil {
 		return err
 	}
@@ -606,8 +610,9 @@ func (p *phone) join(ctx context.Context) error {
 }
 
 // eveningPoll is how often a phone waiting for its next game reads the
-// evening (real cadence): the frontend's DEFAULT_POLL_MS, as the evening's
-// view has no poll hint.
+// evening (real cadence): a little under the evening's poll hint
+// (pollAfterMs, 2.9 s), so that a bot learns its table about as soon as a
+// page does; like the bots' own waits it is divided by the run's speed.
 const eveningPoll = 2 * time.Second
 
 // await reads the evening with the phone's token until round (from 1) has
