@@ -190,17 +190,11 @@ func TestTemplateCustomDomain(t *testing.T) {
 			t.Errorf("ViewerCertificate %s: no %q", cert, want)
 		}
 	}
-	pattern, _ := at(raw, "Parameters", "CertificateArn", "AllowedPattern").(string)
-	re := regexp.MustCompile(pattern)
-	for arn, ok := range map[string]bool{
+	wantAllowed(t, "CertificateArn", at(raw, "Parameters", "CertificateArn", "AllowedPattern"), map[string]bool{
 		"": true,
 		"arn:aws:acm:us-east-1:123456789012:certificate/0f0e0d0c-0b0a-0908-0706-050403020100": true,
 		"arn:aws:acm:eu-west-1:123456789012:certificate/0f0e0d0c-0b0a-0908-0706-050403020100": false,
-	} {
-		if re.MatchString(arn) != ok {
-			t.Errorf("CertificateArn %q: allowed %v, want %v", arn, !ok, ok)
-		}
-	}
+	})
 	if got := fmt.Sprint(at(raw, "Conditions", "HasDomain")); !strings.Contains(got, "Ref:DomainName") || !strings.Contains(got, "Ref:CertificateArn") {
 		t.Errorf("HasDomain is %s: want both a domain and its certificate", got)
 	}
@@ -408,5 +402,17 @@ func TestMetricsAsWritten(t *testing.T) {
 	}
 	if line[httpapi.MetricRefused] != 1.0 || line[httpapi.DimensionError] != "not_found" || line[httpapi.DimensionService] != httpapi.ServiceName {
 		t.Errorf("the line %s: want one refusal under not_found, from %s", logs.String(), httpapi.ServiceName)
+	}
+}
+
+// wantAllowed checks a template parameter's AllowedPattern against values,
+// each to be allowed or refused.
+func wantAllowed(t *testing.T, param string, pattern any, values map[string]bool) {
+	t.Helper()
+	re := regexp.MustCompile(fmt.Sprint(pattern))
+	for v, ok := range values {
+		if re.MatchString(v) != ok {
+			t.Errorf("%s %q: allowed %v, want %v", param, v, !ok, ok)
+		}
 	}
 }
