@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"citysleeps/shared/evening"
+	"citysleeps/shared/schemadoc"
 	"citysleeps/shared/scoring"
 )
 
@@ -35,33 +36,9 @@ func recordDoc(t *testing.T) string {
 func TestRecordSchemaDocumented(t *testing.T) {
 	doc := recordDoc(t)
 	ours := []string{reflect.TypeFor[evening.RecordSheet]().PkgPath(), reflect.TypeFor[scoring.Standing]().PkgPath()}
-	seen := map[reflect.Type]bool{}
-	var walk func(reflect.Type)
-	walk = func(ty reflect.Type) {
-		for ty.Kind() == reflect.Pointer || ty.Kind() == reflect.Slice {
-			ty = ty.Elem()
-		}
-		if ty.Kind() != reflect.Struct || !slices.Contains(ours, ty.PkgPath()) || seen[ty] {
-			return
-		}
-		seen[ty] = true
-		for i := range ty.NumField() {
-			f := ty.Field(i)
-			if f.Anonymous {
-				walk(f.Type)
-				continue
-			}
-			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-			if name == "-" || !f.IsExported() {
-				continue
-			}
-			if !strings.Contains(doc, "`"+name+"`") {
-				t.Errorf("docs/EVENING-RECORD.md does not tell %s.%s (`%s`)", ty.Name(), f.Name, name)
-			}
-			walk(f.Type)
-		}
+	for _, f := range schemadoc.Untold(doc, reflect.TypeFor[evening.RecordSheet](), ours...) {
+		t.Errorf("docs/EVENING-RECORD.md does not tell %s.%s (`%s`)", f.Type, f.Go, f.JSON)
 	}
-	walk(reflect.TypeFor[evening.RecordSheet]())
 	if !strings.Contains(doc, "`schemaVersion` is `1`") || evening.RecordSchemaVersion != 1 {
 		t.Errorf("the record's schema is version %d; docs/EVENING-RECORD.md says otherwise", evening.RecordSchemaVersion)
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"citysleeps/shared/protocol"
+	"citysleeps/shared/schemadoc"
 )
 
 // TestSchemaDocumented: docs/PROTOCOL.md tells the schema the code writes:
@@ -21,30 +22,9 @@ func TestSchemaDocumented(t *testing.T) {
 		t.Fatal(err)
 	}
 	doc := string(raw)
-	seen := map[reflect.Type]bool{}
-	var walk func(reflect.Type)
-	walk = func(ty reflect.Type) {
-		for ty.Kind() == reflect.Pointer || ty.Kind() == reflect.Slice {
-			ty = ty.Elem()
-		}
-		if ty.Kind() != reflect.Struct || ty.PkgPath() != reflect.TypeFor[protocol.Protocol]().PkgPath() || seen[ty] {
-			return
-		}
-		seen[ty] = true
-		for i := range ty.NumField() {
-			f := ty.Field(i)
-			if f.Anonymous {
-				walk(f.Type)
-				continue
-			}
-			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-			if !strings.Contains(doc, "`"+name+"`") {
-				t.Errorf("docs/PROTOCOL.md does not tell %s.%s (`%s`)", ty.Name(), f.Name, name)
-			}
-			walk(f.Type)
-		}
+	for _, f := range schemadoc.Untold(doc, reflect.TypeFor[protocol.Protocol]()) {
+		t.Errorf("docs/PROTOCOL.md does not tell %s.%s (`%s`)", f.Type, f.Go, f.JSON)
 	}
-	walk(reflect.TypeFor[protocol.Protocol]())
 	if !strings.Contains(doc, "`schemaVersion` is `1`") || protocol.SchemaVersion != 1 {
 		t.Errorf("the schema is version %d; docs/PROTOCOL.md says otherwise", protocol.SchemaVersion)
 	}
