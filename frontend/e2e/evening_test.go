@@ -13,6 +13,7 @@ import (
 
 	"citysleeps/shared/evening"
 	"citysleeps/shared/protocol"
+	"citysleeps/shared/rules"
 	"citysleeps/shared/service/servicetest"
 )
 
@@ -27,14 +28,19 @@ var (
 // the organiser makes one on the home page (sport rules, two tables, two
 // rounds, ten names typed in), twenty phones open its link, ten take a typed
 // name with a tap and ten bring their own; the first round sends each phone
-// to its own seat by itself; each table's moderator (the organiser's token,
-// through the service) ends the games; the organiser moves one player's place
-// to another phone, as for a phone that died; every phone's end screen leads
-// back to the evening and, when the organiser starts round 2, goes on to its
-// next seat by itself, the moved player's new phone among them; and the TV's standings are the protocols' points as the
+// to its own seat by itself; table 1's referee opens the table's console link
+// from the organiser's page on a phone of their own, which holds that table's
+// referee token and not the organiser's; each table's moderator (its referee
+// token, through the service) ends the games; the organiser moves one player's
+// place to another phone, as for a phone that died, and hands table 2 to the
+// app for round 2; every phone's end screen leads back to the evening and,
+// when the organiser starts round 2, goes on to its next seat by itself, the
+// moved player's new phone among them, and the referee's phone to the table's
+// next console; and the TV's standings are the protocols' points as the
 // evening's scoring table counts them. On the way the organiser's page (on a
-// laptop and on a phone), the TV, the join page and a phone between rounds are
-// audited in the four languages like every other screen.
+// laptop and on a phone), the TV, the join page, a phone between rounds and
+// the referee's page between rounds are audited in the four languages like
+// every other screen.
 func TestEvening(t *testing.T) {
 	t.Parallel()
 	srv := startServer(t)
@@ -106,6 +112,7 @@ func TestEvening(t *testing.T) {
 	s.capture(join, "evening-join", `document.querySelector('input#ev-name')`)
 
 	// Two rounds: each phone goes to its own seat by itself, and comes back.
+	var referee *page
 	for round := 1; round <= 2; round++ {
 		org.waitFor("the next round open", `document.querySelector('[data-action=start_round]:not([disabled])')`)
 		org.mustTap(`[data-action=start_round]`)
@@ -137,9 +144,17 @@ func TestEvening(t *testing.T) {
 			join.navigate(srv.URL + "/#evening=" + code + "&t=" + token)
 			join.waitFor("the organiser's page on a phone", `document.querySelector('main[data-screen=evening_organizer] [data-action=console]')`)
 			s.capture(join, "evening-organizer-phone", `document.querySelector('[data-action=console]')`)
+			referee = openReferee(t, b, srv, org, code, token)
 		}
-		for _, table := range v.Rounds[round-1].Tables {
-			if err := servicetest.EndByRemovals(srv.svc, table.Game, token); err != nil {
+		first := v.Rounds[round-1].Tables[0].Game
+		referee.waitWithin(fmt.Sprintf("table 1's console of round %d", round), fmt.Sprintf(`location.hash === '#host=%s' && document.querySelector('main.console')`, first), toSeatWithin)
+		wantModerators := []string{rules.ModeratorHost, []string{rules.ModeratorHost, rules.ModeratorApp}[round-1]}
+		whole := readEvening(t, srv, code, token)
+		for i, table := range whole.Rounds[round-1].Tables {
+			if g, err := srv.svc.Read(context.Background(), table.Game, ""); err != nil || g.Moderator != wantModerators[i] {
+				t.Errorf("round %d, table %d: moderated by %q (%v), want %q", round, table.Table, g.Moderator, err, wantModerators[i])
+			}
+			if err := servicetest.EndByRemovals(srv.svc, table.Game, servicetest.Referee(whole, table.Table)); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -152,6 +167,15 @@ func TestEvening(t *testing.T) {
 		org.waitFor("every table over", `document.querySelectorAll('.ev-current .ev-table.over').length === 2`)
 		if round == 1 {
 			phones[0] = movePlace(t, srv, org, phones[0], join, code, token)
+			// Table 2 has no referee for round 2: the app moderates it.
+			org.eval(`(() => { const el = document.querySelector('[data-table="2"] select[data-action=set_moderator]'); el.value = 'app'; el.dispatchEvent(new Event('change', { bubbles: true })); return true; })()`, nil)
+			org.waitFor("table 2 the app's", `document.querySelector('.ev-referees li[data-table="2"][data-moderator=app]')`)
+			// The referee's console leads back to the table's page, which
+			// waits for the next round.
+			referee.mustTap(`main[data-phase=game_over] [data-action=evening]`)
+			referee.waitFor("the referee's page between rounds", `document.querySelector('[data-screen=evening_referee][data-table="1"] .big-line')`)
+			s.phone = referee
+			s.capture(referee, "evening-referee", `document.querySelector('[data-screen=evening_referee] .big-line')`)
 		}
 	}
 
@@ -193,9 +217,33 @@ func TestEvening(t *testing.T) {
 	if pages != 2 {
 		t.Errorf("the evening's two rounds print on %d A4 pages, want 2", pages)
 	}
-	for _, p := range append(phones, org, tv) {
+	for _, p := range append(phones, org, tv, referee) {
 		p.checkErrors()
 	}
+}
+
+// openReferee opens table 1's console link from the organiser's page on a
+// referee's phone of its own: the link holds the table's referee token, not
+// the organiser's, and takes the phone to the console of the table's game in
+// play. The phone keeps that token as the game's host token.
+func openReferee(t *testing.T, b *browser, srv *testServer, org *page, code, token string) *page {
+	t.Helper()
+	var href string
+	org.eval(`document.querySelector('.ev-current .ev-table[data-table="1"] [data-action=console]').getAttribute('href')`, &href)
+	want := servicetest.Referee(readEvening(t, srv, code, token), 1)
+	if !strings.HasPrefix(href, "/#referee="+code+"&t=") || strings.Contains(href, token) || !strings.Contains(href, want) {
+		t.Fatalf("table 1's console link %q: want the referee page with table 1's referee token, not the organiser's", href)
+	}
+	referee := b.newPage(t, "table 1's referee", 390, 844)
+	referee.navigate(srv.URL + href)
+	referee.waitFor("table 1's console", `document.querySelector('main.console')`)
+	var game, held string
+	referee.eval(`location.hash.replace('#host=', '')`, &game)
+	referee.eval(fmt.Sprintf(`JSON.parse(localStorage.getItem('cs.host.' + %q))`, game), &held)
+	if held != want || strings.Contains(mustURL(referee), want) {
+		t.Fatalf("the referee's phone holds %q for game %s at %s; want table 1's referee token, out of the address", held, game, mustURL(referee))
+	}
+	return referee
 }
 
 // movePlace moves the evening place of the phone from to the phone to, as an

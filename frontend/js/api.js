@@ -101,9 +101,13 @@ export const qrUrl = (code, link) => `/api/games/${enc(code)}/qr.svg` + (link ? 
 
 // hostQr resolves to the host's control link as a QR picture (a data: address,
 // since an <img> cannot send the token), or null when the server refused.
-export async function hostQr(code, token) {
+export const hostQr = (code, token) => secretQr(qrUrl(code, 'host'), token);
+
+// secretQr fetches a QR picture that holds a secret with the token that may
+// see it, as a data: address, or null when the server refused.
+async function secretQr(url, token) {
   try {
-    const res = await fetch(qrUrl(code, 'host'), { headers: { Authorization: 'Bearer ' + token }, cache: 'no-store' });
+    const res = await fetch(url, { headers: { Authorization: 'Bearer ' + token }, cache: 'no-store' });
     if (!res.ok) return null;
     return 'data:image/svg+xml;charset=utf-8,' + encodeURIComponent(await res.text());
   } catch {
@@ -117,6 +121,11 @@ export async function hostQr(code, token) {
 export const createEvening = (req) => request('POST', '/api/evenings', { body: req });
 export const getEvening = (code, token, etag) => request('GET', `/api/evenings/${enc(code)}`, { token, etag });
 export const eveningQr = (code) => `/api/evenings/${enc(code)}/qr.svg`;
+
+// refereeQr resolves to table's referee link as a QR picture (a data:
+// address, since an <img> cannot send the organiser's token), or null when
+// the server refused.
+export const refereeQr = (code, table, token) => secretQr(`${eveningQr(code)}?table=${enc(String(table))}`, token);
 
 // joinEvening takes a name on the evening's roster, retrying with the same
 // join id: a join whose answer was lost gets the same player, not "name taken".
@@ -253,6 +262,19 @@ export const host = {
 export const organizer = {
   get: (code) => get('cs.organizer.' + code),
   set: (code, token) => set('cs.organizer.' + code, token),
+};
+// referee is a table's referee token per evening, kept by the phone that
+// opened the table's referee link; refereeGame names, for each game that
+// phone's console was taken to, the evening it belongs to, so that the
+// console's end leads back to the table's next round and the referee's page
+// takes the phone to each game once.
+export const referee = {
+  get: (code) => get('cs.referee.' + code),
+  set: (code, token) => set('cs.referee.' + code, token),
+};
+export const refereeGame = {
+  get: (game) => get('cs.refgame.' + game),
+  set: (game, evening) => set('cs.refgame.' + game, evening),
 };
 export const eveningSeat = {
   get: (code) => get('cs.evening.' + code),

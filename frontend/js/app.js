@@ -98,6 +98,22 @@ function later(show) {
   });
 }
 
+// tokenPage opens the page of a link that carries its secret
+// (#name=CODE&t=TOKEN: a host's, an organiser's, a referee's): the token is
+// kept in store (localStorage) and taken out of the address, out of sight on
+// a shared screen, and a visit without it uses the one kept. kept, if given,
+// runs when a link brought a token.
+function tokenPage(hash, name, store, open, kept) {
+  const code = api.normCode(hash.get(name));
+  const token = hash.get('t');
+  if (token) {
+    store.set(code, token);
+    if (kept) kept(code);
+    history.replaceState(null, '', `/#${name}=${code}`);
+  }
+  open(code, token || store.get(code));
+}
+
 function route() {
   if (app.screen) app.screen.unmount();
   routed++;
@@ -125,25 +141,16 @@ function route() {
     return;
   }
   if (hash.get('host')) {
-    const code = api.normCode(hash.get('host'));
-    const token = hash.get('t');
-    if (token) {
-      api.host.set(code, token);
-      api.prefs.setLast({ code, kind: 'host' });
-      // Keep the secret out of sight on a shared screen: it stays in localStorage.
-      history.replaceState(null, '', '/#host=' + code);
-    }
-    later((m) => m.hostScreen(app, code, token || api.host.get(code)));
+    tokenPage(hash, 'host', api.host, (code, token) => later((m) => m.hostScreen(app, code, token)),
+      (code) => api.prefs.setLast({ code, kind: 'host' }));
     return;
   }
   if (hash.get('evening')) {
-    const code = api.normCode(hash.get('evening'));
-    const token = hash.get('t');
-    if (token) {
-      api.organizer.set(code, token);
-      history.replaceState(null, '', '/#evening=' + code);
-    }
-    later((m) => m.eveningScreen(app, code, token || api.organizer.get(code)));
+    tokenPage(hash, 'evening', api.organizer, (code, token) => later((m) => m.eveningScreen(app, code, token)));
+    return;
+  }
+  if (hash.get('referee')) {
+    tokenPage(hash, 'referee', api.referee, (code, token) => later((m) => m.refereeScreen(app, code, token)));
     return;
   }
   if (hash.get('evening-screen')) {

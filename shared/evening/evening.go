@@ -25,10 +25,13 @@ type State struct {
 	Code      string        `json:"code"`
 	Rules     rules.Options `json:"rules"`
 	Moderator string        `json:"moderator"`
-	Lang      string        `json:"lang"`
-	Tables    int           `json:"tables"`
-	Rounds    int           `json:"rounds"`
-	Players   []Player      `json:"players"`
+	// Moderators are each table's (ModeratorOf), once the organiser has
+	// named them; nil while every table has Moderator.
+	Moderators []string `json:"moderators,omitempty"`
+	Lang       string   `json:"lang"`
+	Tables     int      `json:"tables"`
+	Rounds     int      `json:"rounds"`
+	Players    []Player `json:"players"`
 	// Seed is the seating's (seating.Options.Seed), drawn once when the
 	// evening is made, so that every request that draws the seating draws
 	// the same one.
@@ -71,11 +74,13 @@ type Player struct {
 type Settings struct {
 	Rules     rules.Options
 	Moderator string
-	Lang      string
-	Tables    int
-	Rounds    int
-	Names     []string
-	Seed      uint64
+	// Moderators, if set, are each table's, one a table (State.Moderators).
+	Moderators []string
+	Lang       string
+	Tables     int
+	Rounds     int
+	Names      []string
+	Seed       uint64
 }
 
 // The evening's refusals. They are the rules engine's kind of error, so the
@@ -112,6 +117,9 @@ func New(code string, set Settings) (State, error) {
 	case len(set.Names) > MaxRoster:
 		return State{}, refusef(ErrRosterFull, "at most %d players on a roster", MaxRoster)
 	}
+	if err := checkModerators(set.Moderators, set.Tables); err != nil {
+		return State{}, err
+	}
 	// The evening's seating gives every seat (seats 1, 2 and 10 matter most),
 	// so its games keep the seats they are given instead of drawing them by
 	// lot at the deal (R-SPORT-01's draw is the seating's, done for the
@@ -119,6 +127,9 @@ func New(code string, set Settings) (State, error) {
 	set.Rules.DrawSeats = false
 	s := State{Code: code, Rules: set.Rules, Moderator: set.Moderator, Lang: set.Lang,
 		Tables: set.Tables, Rounds: set.Rounds, Seed: set.Seed, Players: []Player{}}
+	if len(set.Moderators) > 0 {
+		s.Moderators = slices.Clone(set.Moderators)
+	}
 	for _, name := range set.Names {
 		if s.player(name) >= 0 {
 			return State{}, refusef(ErrNameTaken, "%q is on the roster twice", name)
@@ -358,5 +369,6 @@ func (s State) clone() State {
 	n.Played = slices.Clone(s.Played)
 	n.Results = slices.Clone(s.Results)
 	n.Extras = slices.Clone(s.Extras)
+	n.Moderators = slices.Clone(s.Moderators)
 	return n
 }

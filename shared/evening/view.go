@@ -10,6 +10,8 @@ import (
 type Viewer struct {
 	Organizer bool
 	Player    string
+	// Referee is the table (from 1) whose referee token the viewer holds.
+	Referee int
 }
 
 // Public is the viewer without a token.
@@ -24,8 +26,11 @@ type View struct {
 	Version   int64         `json:"version"`
 	Rules     rules.Options `json:"rules"`
 	Moderator string        `json:"moderator"`
-	Lang      string        `json:"lang"`
-	Tables    int           `json:"tables"`
+	// Moderators are each table's moderator for the rounds to come, one a
+	// table (State.ModeratorOf); a game keeps the one it was made with.
+	Moderators []string `json:"moderators"`
+	Lang       string   `json:"lang"`
+	Tables     int      `json:"tables"`
 	// RoundCount is the rounds planned; Round the rounds started, so the one
 	// in play, from 1 (0 before the first).
 	RoundCount int                `json:"roundCount"`
@@ -41,6 +46,10 @@ type View struct {
 	Quality   *Quality `json:"quality"`
 	Organizer bool     `json:"organizer,omitempty"`
 	You       *You     `json:"you,omitempty"`
+	// Referees are the tables' consoles: every table's, with its referee
+	// token, for the organiser; the referee's own table's for a referee;
+	// none for others.
+	Referees []Referee `json:"referees,omitempty"`
 	// Reseat is the one-time link that moves a player's place to another
 	// phone, in the answer to the organiser's "reseat" only, as a game's
 	// (rules.View.Reseat): the service makes its key, of which it keeps only
@@ -107,9 +116,10 @@ func ViewOf(s State, v Viewer) (View, error) {
 	if err != nil {
 		return View{}, err
 	}
-	out := View{Code: s.Code, Rules: s.Rules, Moderator: s.Moderator, Lang: s.Lang,
+	out := View{Code: s.Code, Rules: s.Rules, Moderator: s.Moderator, Moderators: s.moderators(), Lang: s.Lang,
 		Tables: s.Tables, RoundCount: s.Rounds, Round: len(s.Played),
-		Players: s.Players, Rounds: []RoundView{}, Standings: standings, Organizer: v.Organizer}
+		Players: s.Players, Rounds: []RoundView{}, Standings: standings, Organizer: v.Organizer,
+		Referees: s.referees(v)}
 	if s.HiddenFrom != nil {
 		out.HiddenFrom = *s.HiddenFrom + 1
 	}

@@ -29,7 +29,7 @@ func TestEveningExportRoute(t *testing.T) {
 	e.ExpectError(get("ZZZZZZ", "", FormatMafiaRatings), 404, CodeNotFound)
 	e.ExpectError(e.raw("POST", "/api/evenings/"+c.Code+"/export?format=mafiaratings", c.OrganizerToken, "{}"), 405, CodeMethodNotAllowed)
 
-	e.endTable(v.Rounds[0].Tables[0].Game, c.OrganizerToken)
+	e.endTable(v, 1)
 	before := e.eveningVersion(c.Code)
 	e.ExpectError(get(c.Code, c.OrganizerToken, FormatMafiaRatings), 422, service.CodeNotExportable)
 	if e.eveningVersion(c.Code) != before {

@@ -34,7 +34,7 @@ func TestEveningRecordRoute(t *testing.T) {
 	c := e.newEvening(1, 2, 7)
 	var v evening.View
 	e.Expect(e.actEvening(c.Code, c.OrganizerToken, `{"type":"start_round","id":"r1"}`), http.StatusOK, &v)
-	e.endTable(v.Rounds[0].Tables[0].Game, c.OrganizerToken)
+	e.endTable(v, 1)
 	before := e.eveningVersion(c.Code)
 
 	for _, query := range []string{"", "?format=json"} {

@@ -11,6 +11,7 @@ import (
 	"citysleeps/shared/evening"
 	"citysleeps/shared/httpapi/apitest"
 	"citysleeps/shared/rules"
+	"citysleeps/shared/service/servicetest"
 )
 
 // eveningCreated is the 201 of POST /api/evenings.
@@ -72,10 +73,12 @@ func (e *env) eveningVersion(code string) int64 {
 	return it.Version
 }
 
-// endTable ends a game of the evening through the games API, as its host:
-// start, then remove the black players.
-func (e *env) endTable(code, host string) {
+// endTable ends the game of a table of the round in play through the games
+// API, as its host, with the table's referee token from v, the organiser's
+// view: start, then remove the black players.
+func (e *env) endTable(v evening.View, table int) {
 	e.TB.Helper()
+	code, host := v.Rounds[v.Round-1].Tables[table-1].Game, servicetest.Referee(v, table)
 	e.MustAct(code, host, rules.Action{ID: "start", Type: rules.ActStart})
 	for i := range 30 {
 		v, _ := e.Read(code, host)
@@ -131,6 +134,18 @@ func TestEveningContract(t *testing.T) {
 	if pub.Organizer || pub.You != nil || pub.Version != v.Version || fmt.Sprint(pub.Rounds) != fmt.Sprint(v.Rounds) {
 		t.Fatalf("the public view: %+v", pub)
 	}
+	// The tables' referee tokens are in the organiser's view alone.
+	if len(v.Referees) != 2 || v.Referees[1].Token == "" {
+		t.Fatalf("the organiser's referees: %+v", v.Referees)
+	}
+	for who, token := range map[string]string{"the public": "", "a player": j.Token, "table 2's referee": v.Referees[1].Token} {
+		body := string(e.Do(apitest.Request{Method: "GET", Path: "/api/evenings/" + c.Code, Token: token}).Body)
+		for _, r := range v.Referees {
+			if strings.Contains(body, r.Token) {
+				t.Errorf("%s's view holds table %d's referee token", who, r.Table)
+			}
+		}
+	}
 	you := e.readEvening(c.Code, j.Token).You
 	if you == nil || you.Game != v.Rounds[0].Tables[you.Table-1].Game || you.GameToken == "" {
 		t.Fatalf("Guest 5's place: %+v", you)
@@ -141,7 +156,7 @@ func TestEveningContract(t *testing.T) {
 	}
 
 	for _, table := range v.Rounds[0].Tables {
-		e.endTable(table.Game, c.OrganizerToken)
+		e.endTable(v, table.Table)
 	}
 	after := e.readEvening(c.Code, "")
 	if len(after.Standings) != 12 {
@@ -209,6 +224,10 @@ func TestEveningBadInput(t *testing.T) {
 		{"a forged token", "AAAAAAAAAAAAAAAAAAAAAAAA", `{"type":"start_round","id":"r2"}`, 401, CodeUnauthorized},
 		{"another evening's token", other.OrganizerToken, `{"type":"start_round","id":"r2"}`, 401, CodeUnauthorized},
 		{"a player's token", j.Token, `{"type":"start_round","id":"r2"}`, 403, "not_organizer"},
+		{"a table's referee token", servicetest.Referee(v, 1), `{"type":"set_moderator","table":1,"moderator":"app","id":"r2"}`, 403, "not_organizer"},
+		{"a moderator of no table", c.OrganizerToken, `{"type":"set_moderator","table":3,"moderator":"app","id":"r2"}`, 400, "bad_target"},
+		{"a moderator neither app nor host", c.OrganizerToken, `{"type":"set_moderator","table":1,"moderator":"bot","id":"r2"}`, 400, CodeInvalid},
+		{"a table as text", c.OrganizerToken, `{"type":"set_moderator","table":"1","moderator":"app","id":"r2"}`, 400, CodeMalformed},
 		{"an unknown action", c.OrganizerToken, `{"type":"shuffle","id":"r2"}`, 400, "unknown_action"},
 		{"no action id", c.OrganizerToken, `{"type":"start_round"}`, 400, CodeInvalid},
 		{"malformed JSON", c.OrganizerToken, `{"type":"start_round",`, 400, CodeMalformed},
@@ -332,13 +351,13 @@ func TestEveningExtrasAndHiddenStandings(t *testing.T) {
 		})
 	}
 
-	e.endTable(g.Game, org)
+	e.endTable(v, g.Table)
 	e.Expect(e.actEvening(c.Code, org, `{"type":"record","id":"rec1"}`), http.StatusOK, &v)
 	before := e.readEvening(c.Code, "")
 	e.Expect(e.actEvening(c.Code, org, `{"type":"hide_standings","id":"h1"}`), http.StatusOK, &v)
 	e.ExpectError(e.actEvening(c.Code, org, `{"type":"hide_standings","id":"h2"}`), 409, "standings_hidden")
 	e.Expect(e.actEvening(c.Code, org, `{"type":"start_round","id":"r2"}`), http.StatusOK, &v)
-	e.endTable(v.Rounds[1].Tables[0].Game, org)
+	e.endTable(v, 1)
 	e.Expect(e.actEvening(c.Code, org, `{"type":"record","id":"rec2"}`), http.StatusOK, &v)
 
 	pub := e.readEvening(c.Code, "")
@@ -366,6 +385,30 @@ func TestEveningQR(t *testing.T) {
 	}
 	wantQR(t, string(res.Body), c.JoinURL)
 	e.ExpectError(e.Do(apitest.Request{Method: "GET", Path: "/api/evenings/ZZZZZZ/qr.svg"}), 404, CodeNotFound)
+
+	// Table 2's referee link, for the organiser only, kept by no cache.
+	var j eveningJoined
+	e.Expect(e.JSON("POST", "/api/evenings/"+c.Code+"/players", "", map[string]string{"name": "Guest 1"}), http.StatusCreated, &j)
+	referee := e.Do(apitest.Request{Method: "GET", Path: "/api/evenings/" + c.Code + "/qr.svg?table=2", Token: c.OrganizerToken})
+	if referee.Status != 200 || referee.Header.Get("Cache-Control") != "no-store" {
+		t.Fatalf("table 2's referee QR: status %d, Cache-Control %q", referee.Status, referee.Header.Get("Cache-Control"))
+	}
+	wantQR(t, string(referee.Body), publicURL+RefereeLink(c.Code, servicetest.Referee(c.Evening, 2)))
+	for _, tc := range []struct {
+		name, token, table string
+		status             int
+		code               string
+	}{
+		{"no token", "", "2", 401, CodeUnauthorized},
+		{"a player's token", j.Token, "2", 403, "not_organizer"},
+		{"the table's own referee", servicetest.Referee(c.Evening, 2), "2", 403, "not_organizer"},
+		{"a table of none", c.OrganizerToken, "3", 400, CodeInvalid},
+		{"a table in words", c.OrganizerToken, "two", 400, CodeInvalid},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e.ExpectError(e.Do(apitest.Request{Method: "GET", Path: "/api/evenings/" + c.Code + "/qr.svg?table=" + tc.table, Token: tc.token}), tc.status, tc.code)
+		})
+	}
 }
 
 // eveningPoll is one poll of an evening: its answer, and the view and ETag
@@ -473,7 +516,7 @@ func TestEveningPollETag(t *testing.T) {
 
 	// The round's game ends: no write, yet a new view and a new ETag.
 	version := e.eveningVersion(c.Code)
-	e.endTable(started.Rounds[0].Tables[0].Game, org)
+	e.endTable(started, 1)
 	over := e.pollEvening(c.Code, "", playing.etag)
 	if over.res.Status != http.StatusOK || over.etag == playing.etag || len(over.view.Standings) != 8 {
 		t.Fatalf("the game over: %d, ETag %q (was %q), %d standings", over.res.Status, over.etag, playing.etag, len(over.view.Standings))

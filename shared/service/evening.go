@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"compress/flate"
 	"context"
+	"crypto/subtle"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -62,11 +64,14 @@ const (
 	// (evening.View.Reseat), and a join with its key (EveningJoinRequest.
 	// SeatKey) takes the place.
 	ActReseat = "reseat"
+	// ActSetModerator makes the app or a referee moderate a table from the
+	// next round on (evening.SetModerator).
+	ActSetModerator = "set_moderator"
 )
 
 // eveningActions are the types an evening's action may have.
 var eveningActions = []string{ActStartRound, ActRecord, ActSwap, ActAbsent, ActLate,
-	ActExtra, ActHideStandings, ActShowStandings, ActReseat}
+	ActExtra, ActHideStandings, ActShowStandings, ActReseat, ActSetModerator}
 
 // EveningActionType reports whether typ is one of an evening's actions, so that
 // the HTTP layer names it in its metrics (and any other type "unknown").
@@ -76,14 +81,16 @@ func EveningActionType(typ string) bool { return slices.Contains(eveningActions,
 // game (envelope), the hashes of the tokens and the applied actions.
 type eveningItem struct {
 	State evening.State `json:"e"`
-	// Organizer is the hash of the organiser's token, who is also the host of
-	// every game of the evening.
+	// Organizer is the hash of the organiser's token. It is the evening's
+	// alone: each table's games have the table's referee token as their host
+	// token (refereeToken), which the organiser's view holds.
 	Organizer []byte `json:"o"`
 	// Tokens maps the id of each roster player a phone took to the hash of
 	// that phone's token.
 	Tokens map[string][]byte `json:"t,omitempty"`
-	// Key is the secret the players' game tokens are derived from (gameToken);
-	// it never leaves the store.
+	// Key is the secret the players' game tokens and the tables' referee
+	// tokens are derived from (gameToken, refereeToken); it never leaves the
+	// store.
 	Key []byte `json:"k"`
 	// Acted remembers the organiser's applied actions (rememberIn).
 	Acted []byte `json:"a,omitempty"`
@@ -147,10 +154,21 @@ func inflateJSON(b []byte, format byte, what string, v any) error {
 }
 
 // who is the viewer the token belongs to: "" the public, the organiser's
-// token the organiser, a player's the player.
+// token the organiser, a player's the player, a table's referee token that
+// table's referee.
 func (it *eveningItem) who(token string) (evening.Viewer, bool) {
 	v, ok := whoOf(token, it.Organizer, it.Tokens)
-	return evening.Viewer{Organizer: v.Host, Player: v.Player}, ok
+	if ok {
+		return evening.Viewer{Organizer: v.Host, Player: v.Player}, true
+	}
+	if wellFormedToken(token) {
+		for t := range it.State.Tables {
+			if subtle.ConstantTimeCompare([]byte(token), []byte(refereeToken(it.Key, t+1))) == 1 {
+				return evening.Viewer{Referee: t + 1}, true
+			}
+		}
+	}
+	return evening.Viewer{}, false
 }
 
 // gameToken is the token of the player's seat in a game of the evening: an
@@ -161,16 +179,31 @@ func gameToken(key []byte, game, player string) string {
 	return joinToken(key, game+"/"+player)
 }
 
+// refereeToken is the token of table's referee (from 1): the host token of
+// every game the table plays, derived from the evening's key as the
+// players' game tokens are, from "referee/" and the table's number, which
+// no room code (six capitals, gameToken) nor join id (no "/") can be. The
+// organiser's view holds every table's; a referee handed one moderates that
+// table round after round (the console follows it to the next round's game)
+// and is nobody on the evening: not the organiser, so it changes nothing
+// there.
+func refereeToken(key []byte, table int) string {
+	return joinToken(key, "referee/"+strconv.Itoa(table))
+}
+
 // EveningRequest is what an organiser sends to make an evening: a game's
 // settings, and the tables, rounds and names typed in.
 type EveningRequest struct {
 	Preset    string          `json:"preset"`
 	Options   json.RawMessage `json:"options,omitempty"`
 	Moderator string          `json:"moderator,omitempty"`
-	Lang      string          `json:"lang,omitempty"`
-	Tables    int             `json:"tables"`
-	Rounds    int             `json:"rounds"`
-	Players   []string        `json:"players,omitempty"`
+	// Moderators, if set, are each table's moderator, "app" or "host",
+	// one a table; Moderator is then only the evening's default.
+	Moderators []string `json:"moderators,omitempty"`
+	Lang       string   `json:"lang,omitempty"`
+	Tables     int      `json:"tables"`
+	Rounds     int      `json:"rounds"`
+	Players    []string `json:"players,omitempty"`
 }
 
 // EveningCreated is a new evening: its code, the organiser's secret token
@@ -221,6 +254,9 @@ type EveningAction struct {
 	Game   string         `json:"game,omitempty"`
 	Points scoring.Points `json:"points,omitempty"`
 	Reason string         `json:"reason,omitempty"`
+	// Table (from 1) and Moderator are a set_moderator's.
+	Table     int    `json:"table,omitempty"`
+	Moderator string `json:"moderator,omitempty"`
 }
 
 // CreateEvening makes an evening before its first round and returns its code,
@@ -251,7 +287,7 @@ func (s *Service) CreateEvening(ctx context.Context, req EveningRequest) (Evenin
 	}
 	it := &eveningItem{Organizer: hashToken(token), Tokens: map[string][]byte{}, Key: secret[:gameKeyLen]}
 	code, _, err := s.putItem(ctx, "create_evening", eveningKey, EveningTTL, func(code string, now time.Time) ([]byte, error) {
-		st, err := evening.New(code, evening.Settings{Rules: opts, Moderator: moderator, Lang: lang,
+		st, err := evening.New(code, evening.Settings{Rules: opts, Moderator: moderator, Moderators: req.Moderators, Lang: lang,
 			Tables: req.Tables, Rounds: req.Rounds, Names: names, Seed: seed})
 		if err != nil {
 			return nil, refused(err)
@@ -499,10 +535,10 @@ func eveningLookalike(name string, roster []evening.Player) error {
 // only its hash; a retry of it answers without one (send a new reseat).
 //
 // Starting a round draws the seating at the first, then makes the round's
-// games, one a table, with the evening's rules, moderator and language, each
-// seat taken in the seating's order by its player, whose game token is
-// derived from the evening's key (gameToken), and the organiser as every
-// game's host. The games are made before the evening is written, and the
+// games, one a table, with the evening's rules and language and the table's
+// moderator, each seat taken in the seating's order by its player, whose game
+// token is derived from the evening's key (gameToken), and the table's
+// referee token as its host token (refereeToken). The games are made before the evening is written, and the
 // evening names them only if it is still where it was: a request that lost
 // the race (another start, a late player reseating the round, a swap or an
 // absent) leaves its games unnamed, to expire, as a "play again" that lost
@@ -609,6 +645,10 @@ func change(a EveningAction) (func(it *eveningItem) error, error) {
 		}
 		e := evening.Extra{Game: game, Player: a.Player, Points: a.Points, Reason: a.Reason}
 		return state(func(st evening.State) (evening.State, error) { return evening.SetExtra(st, e) }), nil
+	case ActSetModerator:
+		return state(func(st evening.State) (evening.State, error) {
+			return evening.SetModerator(st, a.Table, a.Moderator)
+		}), nil
 	case ActHideStandings:
 		return state(evening.HideStandings), nil
 	case ActShowStandings:
@@ -702,19 +742,20 @@ func (s *Service) makeRound(ctx context.Context, code string, a EveningAction, o
 		if players == nil {
 			continue // closed this round
 		}
-		if g.codes[t], err = s.seatGame(ctx, it, st, players); err != nil {
+		if g.codes[t], err = s.seatGame(ctx, it, st, t, players); err != nil {
 			return nil, err
 		}
 	}
 	return g, nil
 }
 
-// seatGame makes one game of the evening with its players seated in order,
-// each with the token gameToken derives, the organiser as its host.
-func (s *Service) seatGame(ctx context.Context, it *eveningItem, st evening.State, players []string) (string, error) {
-	env := &envelope{Host: it.Organizer, Tokens: map[string][]byte{}}
+// seatGame makes table t's (from 0) game of the evening with its players
+// seated in order, each with the token gameToken derives, the table's
+// moderator, and the table's referee token as its host token.
+func (s *Service) seatGame(ctx context.Context, it *eveningItem, st evening.State, t int, players []string) (string, error) {
+	env := &envelope{Host: hashToken(refereeToken(it.Key, t+1)), Tokens: map[string][]byte{}}
 	code, _, err := s.put(ctx, "start_round", env, func(code string, now time.Time) (rules.State, error) {
-		game, err := rules.New(code, st.Rules, st.Moderator, st.Lang, now)
+		game, err := rules.New(code, st.Rules, st.ModeratorOf(t), st.Lang, now)
 		if err != nil {
 			return rules.State{}, err
 		}
@@ -915,6 +956,11 @@ func eveningView(it *eveningItem, viewer evening.Viewer) (evening.View, error) {
 	}
 	if v.You != nil && v.You.Game != "" {
 		v.You.GameToken = gameToken(it.Key, v.You.Game, v.You.PlayerID)
+	}
+	if viewer.Organizer {
+		for i := range v.Referees {
+			v.Referees[i].Token = refereeToken(it.Key, v.Referees[i].Table)
+		}
 	}
 	return v, nil
 }

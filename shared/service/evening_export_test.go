@@ -38,7 +38,7 @@ func TestEveningExport(t *testing.T) {
 		t.Fatalf("export before any game is over: %v, want 409 game_not_over", err)
 	}
 	first := v.Rounds[0].Tables
-	if err := servicetest.EndByRemovals(svc, first[0].Game, org); err != nil {
+	if err := servicetest.EndByRemovals(svc, first[0].Game, servicetest.Referee(v, first[0].Table)); err != nil {
 		t.Fatal(err)
 	}
 	x, err := svc.EveningMafiaRatings(ctx, c.Code, "")
@@ -50,11 +50,11 @@ func TestEveningExport(t *testing.T) {
 		t.Fatalf("a forged token: %v, want 401", err)
 	}
 
-	if err := servicetest.EndByRemovals(svc, first[1].Game, org); err != nil {
+	if err := servicetest.EndByRemovals(svc, first[1].Game, servicetest.Referee(v, first[1].Table)); err != nil {
 		t.Fatal(err)
 	}
 	v = mustActEvening(t, svc, c.Code, org, service.ActStartRound)
-	endRound(t, svc, v, org)
+	endRound(t, svc, v)
 	mustActEvening(t, svc, c.Code, org, service.ActRecord)
 
 	want := exportedByGame(t, svc, v)
@@ -111,7 +111,7 @@ func TestEveningExportNotExportable(t *testing.T) {
 	svc := service.New(store.NewMemory(), service.WithLogger(quiet))
 	c := mustEvening(t, svc, classicEvening(1, 1, 7))
 	v := mustActEvening(t, svc, c.Code, c.OrganizerToken, service.ActStartRound)
-	endRound(t, svc, v, c.OrganizerToken)
+	endRound(t, svc, v)
 	_, err := svc.EveningMafiaRatings(ctx, c.Code, "")
 	_, gameErr := svc.MafiaRatings(ctx, v.Rounds[0].Tables[0].Game, "")
 	if service.As(err).Code != service.CodeNotExportable || !errors.Is(err, service.ErrUnprocessable) || gameErr == nil ||
@@ -133,9 +133,9 @@ func TestEveningExportHidden(t *testing.T) {
 	c := mustEvening(t, svc, service.EveningRequest{Preset: rules.PresetSport, Moderator: rules.ModeratorHost,
 		Tables: 1, Rounds: 2, Players: roster(10)})
 	org := c.OrganizerToken
-	endRound(t, svc, mustActEvening(t, svc, c.Code, org, service.ActStartRound), org)
+	endRound(t, svc, mustActEvening(t, svc, c.Code, org, service.ActStartRound))
 	mustActEvening(t, svc, c.Code, org, service.ActHideStandings)
-	endRound(t, svc, mustActEvening(t, svc, c.Code, org, service.ActStartRound), org)
+	endRound(t, svc, mustActEvening(t, svc, c.Code, org, service.ActStartRound))
 	mustActEvening(t, svc, c.Code, org, service.ActRecord)
 
 	rounds := func(token string) (games, skipped []int, hidden bool) {

@@ -89,7 +89,7 @@ func TestEveningPollRevision(t *testing.T) {
 	if rd := poll(org); rd.Revision.Version != v.Version || rd.Revision.Found != nil || rd.Revision.Over {
 		t.Fatalf("round 1 in play: %+v", rd.Revision)
 	}
-	endRound(t, svc, v, org)
+	endRound(t, svc, v)
 	rd := poll("")
 	if rd.Revision.Version != v.Version || !slices.Equal(rd.Revision.Found, []string{game}) || !rd.Revision.Over {
 		t.Fatalf("the last game over, not yet recorded: %+v; want version %d, found [%s], over", rd.Revision, v.Version, game)

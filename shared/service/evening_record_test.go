@@ -34,7 +34,7 @@ func TestEveningRecord(t *testing.T) {
 		t.Fatalf("the record before the first round: %+v, %v", rec, err)
 	}
 	for range 2 {
-		endRound(t, svc, mustActEvening(t, svc, c.Code, org, service.ActStartRound), org)
+		endRound(t, svc, mustActEvening(t, svc, c.Code, org, service.ActStartRound))
 	}
 	v, err := svc.ReadEvening(ctx, c.Code, "")
 	if err != nil {

@@ -31,8 +31,8 @@ func roster(n int) []string {
 }
 
 // classicEvening is the request of a small evening whose games end quickly: a
-// person moderates, so the organiser, every game's host, sees the cards and
-// can remove the black players (endGame).
+// person moderates, so each table's referee token, its games' host token,
+// sees the cards and can remove the black players (endRound).
 func classicEvening(tables, rounds, players int) service.EveningRequest {
 	return service.EveningRequest{Preset: rules.PresetClassic, Moderator: rules.ModeratorHost,
 		Tables: tables, Rounds: rounds, Players: roster(players)}
@@ -65,14 +65,15 @@ type tester interface {
 	Fatalf(format string, args ...any)
 }
 
-// endRound ends every game of the round in play.
-func endRound(tb tester, svc servicetest.Client, v evening.View, host string) {
+// endRound ends every game of the round in play, each with its table's
+// referee token from v, the organiser's view.
+func endRound(tb tester, svc servicetest.Client, v evening.View) {
 	tb.Helper()
 	for _, t := range v.Rounds[v.Round-1].Tables {
 		if t.Game == "" {
 			continue
 		}
-		if err := servicetest.EndByRemovals(svc, t.Game, host); err != nil {
+		if err := servicetest.EndByRemovals(svc, t.Game, servicetest.Referee(v, t.Table)); err != nil {
 			tb.Fatalf("%v", err)
 		}
 	}
@@ -148,9 +149,12 @@ func TestEveningPlays(t *testing.T) {
 				t.Fatalf("Player 3's game with the game token: %+v, %v", gv.You, err)
 			}
 			for _, table := range v.Rounds[0].Tables {
-				gv, err := svc.Read(ctx, table.Game, org)
+				gv, err := svc.Read(ctx, table.Game, servicetest.Referee(v, table.Table))
 				if err != nil || !gv.Viewer.Host || len(gv.Players) != len(table.Players) || gv.Moderator != rules.ModeratorHost {
-					t.Fatalf("game %s as its host: %+v, %v", table.Game, gv.Viewer, err)
+					t.Fatalf("game %s as its host, with its table's referee token: %+v, %v", table.Game, gv.Viewer, err)
+				}
+				if _, err := svc.Read(ctx, table.Game, org); !errors.Is(err, service.ErrUnauthorized) {
+					t.Fatalf("game %s read with the organiser's token: %v, want 401: only the table's referee token hosts it", table.Game, err)
 				}
 			}
 
@@ -163,7 +167,7 @@ func TestEveningPlays(t *testing.T) {
 				t.Fatalf("a refused round changed the evening: version %d → %d", v.Version, after.Version)
 			}
 
-			endRound(t, svc, v, org)
+			endRound(t, svc, v)
 			pub, err := svc.ReadEvening(ctx, c.Code, "")
 			if err != nil {
 				t.Fatal(err)
@@ -182,7 +186,7 @@ func TestEveningPlays(t *testing.T) {
 			if err != nil || again.Version != v2.Version || fmt.Sprint(again.Rounds) != fmt.Sprint(v2.Rounds) {
 				t.Fatalf("round 2 sent again: %v, version %d → %d", err, v2.Version, again.Version)
 			}
-			endRound(t, svc, v2, org)
+			endRound(t, svc, v2)
 			end := mustActEvening(t, svc, c.Code, org, service.ActRecord)
 			if end.Version != v2.Version+1 {
 				t.Fatalf("record wrote version %d, want %d", end.Version, v2.Version+1)
@@ -289,7 +293,7 @@ func TestEveningSize(t *testing.T) {
 		}
 	}
 	for range rounds {
-		endRound(t, svc, mustActEvening(t, svc, c.Code, c.OrganizerToken, service.ActStartRound), c.OrganizerToken)
+		endRound(t, svc, mustActEvening(t, svc, c.Code, c.OrganizerToken, service.ActStartRound))
 	}
 	v := mustActEvening(t, svc, c.Code, c.OrganizerToken, service.ActRecord)
 	wantStandings(t, svc, v)
@@ -348,7 +352,7 @@ func TestPropertyEveningStandings(t *testing.T) {
 			var wg sync.WaitGroup
 			errs := make(chan error, len(v.Rounds[r].Tables)+3*readers)
 			for _, table := range v.Rounds[r].Tables {
-				wg.Go(func() { errs <- servicetest.EndByRemovals(games, table.Game, org) })
+				wg.Go(func() { errs <- servicetest.EndByRemovals(games, table.Game, servicetest.Referee(v, table.Table)) })
 			}
 			for k := range readers {
 				wg.Go(func() {
@@ -451,7 +455,7 @@ func TestEveningRosterChanges(t *testing.T) {
 			t.Errorf("round %d seats %v: want Zoe, not p2", r.Round, r.Tables[0].Players)
 		}
 	}
-	endRound(t, svc, v, c.OrganizerToken)
+	endRound(t, svc, v)
 	played := mustAct(service.EveningAction{ID: "rec", Type: service.ActRecord})
 
 	// Between rounds: each change from round 2 on only.
@@ -500,7 +504,7 @@ func TestEveningRosterChanges(t *testing.T) {
 
 	for range 2 {
 		v = mustActEvening(t, svc, c.Code, c.OrganizerToken, service.ActStartRound)
-		endRound(t, svc, v, c.OrganizerToken)
+		endRound(t, svc, v)
 	}
 	wantRefused(service.EveningAction{ID: "late3", Type: service.ActLate, Name: "Ann"}, "evening_over")
 	wantRefused(service.EveningAction{ID: "sw3", Type: service.ActSwap, Players: []string{"p1", "p3"}}, "evening_over")
@@ -559,7 +563,7 @@ func TestEveningExtras(t *testing.T) {
 	if again := act(extra); again.Version != before.Version {
 		t.Errorf("the extra sent again wrote version %d, was %d", again.Version, before.Version)
 	}
-	endRound(t, svc, v, org)
+	endRound(t, svc, v)
 	withBefore := mustActEvening(t, svc, c.Code, org, service.ActRecord)
 	wantStandings(t, svc, withBefore)
 
@@ -623,7 +627,7 @@ func TestEveningHiddenStandings(t *testing.T) {
 		t.Fatal(err)
 	}
 	refusedEvening(t, svc, c.Code, org, service.EveningAction{ID: "s0", Type: service.ActShowStandings}, "standings_shown")
-	endRound(t, svc, mustActEvening(t, svc, c.Code, org, service.ActStartRound), org)
+	endRound(t, svc, mustActEvening(t, svc, c.Code, org, service.ActStartRound))
 	mustActEvening(t, svc, c.Code, org, service.ActRecord)
 	asItStood, err := svc.ReadEvening(ctx, c.Code, "")
 	if err != nil {
@@ -636,7 +640,7 @@ func TestEveningHiddenStandings(t *testing.T) {
 	}
 	refusedEvening(t, svc, c.Code, org, service.EveningAction{ID: "h2", Type: service.ActHideStandings}, "standings_hidden")
 	v := mustActEvening(t, svc, c.Code, org, service.ActStartRound)
-	endRound(t, svc, v, org)
+	endRound(t, svc, v)
 	final := v.Rounds[1].Tables[0]
 	whole, err := svc.ActEvening(ctx, c.Code, org, service.EveningAction{ID: "x1", Type: service.ActExtra, Game: final.Game,
 		Player: final.Players[0], Points: 70, Reason: "the final's best"})

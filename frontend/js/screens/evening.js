@@ -137,6 +137,9 @@ export function eveningScreen(app, code, token) {
   // a QR code until the organiser hides it. No other page has it: the server
   // keeps only a hash of its key, and no view but that answer holds it.
   let link = null;
+  // refereeLinks are the tables' referee links shown as QR codes, by table,
+  // while the organiser shows them (refereesPanel).
+  const refereeLinks = new Map();
   let watch = start();
 
   function start() {
@@ -235,7 +238,7 @@ export function eveningScreen(app, code, token) {
         t('evening.start', { round: v.round + 1 }))
       : null;
     const tableLinks = (table) => h('p', { class: 'ev-links' },
-      h('a', { class: 'button secondary', href: `/#host=${table.game}&t=${encodeURIComponent(token)}`, target: '_blank', rel: 'noopener', dataset: { action: 'console', game: table.game } }, t('evening.console')),
+      h('a', { class: 'button secondary', href: refereeHref(v, table.table), target: '_blank', rel: 'noopener', dataset: { action: 'console', game: table.game } }, t('evening.console')),
       h('a', { class: 'button secondary', href: '/#screen=' + table.game, target: '_blank', rel: 'noopener' }, t('evening.screen')));
     return [head(t, v),
       h('section', { class: 'card ev-control', dataset: { screen: 'evening_control' } },
@@ -251,6 +254,7 @@ export function eveningScreen(app, code, token) {
             t(v.hiddenFrom ? 'evening.show' : 'evening.hide'))),
         joinPanel(t, false)),
       link ? reseatPanel(t, v) : null,
+      refereesPanel(t, v),
       rosterPanel(t, v),
       v.round ? extraPanel(t, v) : null,
       schedule(t, v),
@@ -292,6 +296,44 @@ export function eveningScreen(app, code, token) {
         : h('p', { class: 'join-url' }, link.url), // no picture came: the address, to send on
       h('p', { class: 'muted' }, t('evening.reseat.once', { time: until })),
       h('button', { type: 'button', class: 'secondary', dataset: { action: 'reseat_done' }, onclick: () => { link = null; render(); } }, t('evening.reseat.done')));
+  }
+
+  // refereeHref is table's referee page (a table's console link for the
+  // whole evening: it opens the table's game in play, round after round),
+  // with the table's referee token, which hosts that table's games only.
+  function refereeHref(v, table) {
+    const r = (v.referees || []).find((x) => x.table === table);
+    return r ? `/#referee=${code}&t=${encodeURIComponent(r.token)}` : '#';
+  }
+
+  // refereesPanel: who moderates each table from the next round on (the app,
+  // or a referee), and each table's referee link, as a QR code for the
+  // referee's phone once the organiser asks for it (everyone may see this
+  // page's screen), hidden again with a tap.
+  function refereesPanel(t, v) {
+    const open = v.round < v.roundCount;
+    return h('section', { class: 'panel ev-referees', dataset: { screen: 'evening_referees' } },
+      h('h2', null, t('evening.referees')),
+      open ? h('p', { class: 'muted small' }, t('evening.moderator.help')) : null,
+      h('ul', { class: 'ev-referee-list' }, (v.referees || []).map((r) => {
+        const qr = refereeLinks.get(r.table);
+        return h('li', { dataset: { table: r.table, moderator: r.moderator } },
+          h('label', { class: 'field' }, h('span', { class: 'field-label' }, t('evening.table', { table: r.table })),
+            h('select', { disabled: busy || !open, dataset: { focus: 'moderator-' + r.table, action: 'set_moderator' }, onchange: (e) => act({ type: 'set_moderator', table: r.table, moderator: e.target.value }) },
+              ['host', 'app'].map((m) => h('option', { value: m, selected: r.moderator === m }, t('evening.moderator.' + m))))),
+          qr
+            ? [h('img', { class: 'small-qr', src: qr, alt: t('evening.referee.qr_alt', { table: r.table }), width: '200', height: '200' }),
+              h('p', { class: 'muted small' }, t('evening.referee.once')),
+              h('button', { type: 'button', class: 'secondary small', dataset: { action: 'hide_referee', table: r.table }, onclick: () => { refereeLinks.delete(r.table); render(); } }, t('evening.referee.hide'))]
+            : h('button', { type: 'button', class: 'secondary small', dataset: { action: 'show_referee', table: r.table }, onclick: () => showReferee(r.table) }, t('evening.referee.show')));
+      })));
+  }
+
+  async function showReferee(table) {
+    const qr = await api.refereeQr(code, table, token);
+    if (qr) refereeLinks.set(table, qr);
+    else error = app.t('err.network');
+    render();
   }
 
   // rosterPanel: who is on the roster, who joined by phone, and the changes
@@ -550,6 +592,66 @@ export function eveningPhone(app, code, seatKey) {
 
   return {
     unmount() { if (watch) watch.stop(); },
+    rerender: render,
+  };
+}
+
+// refereeScreen is a table's referee page (/#referee=CODE, the table's
+// referee token kept on this phone): a console link for the whole evening.
+// While the table's game of the round in play goes on it takes the phone to
+// that game's console, once a game (the console's end leads back here);
+// between rounds it says what it waits for. The token is the host token of
+// the table's games and nothing else: this page reads the evening as anyone
+// does, with its own table's game.
+export function refereeScreen(app, code, token) {
+  let view = null;
+  let fatal = null;
+  const watch = follow(code, token, (v) => {
+    view = v;
+    if (!api.prefs.lang() && v.lang && v.lang !== app.lang) app.setLang(v.lang, false);
+    const r = (v.referees || [])[0];
+    const game = r && r.game && (v.rounds[v.round - 1].tables.find((table) => table.game === r.game) || {});
+    if (game && !game.over && api.refereeGame.get(r.game) !== code) {
+      api.refereeGame.set(r.game, code);
+      app.go(`/#host=${r.game}&t=${encodeURIComponent(token)}`);
+      return;
+    }
+    render();
+  }, (status) => {
+    fatal = status;
+    render();
+  });
+
+  function render() {
+    const t = app.t;
+    const bar = topbar(t, { code, lang: app.lang, onLang: (l) => { app.setLang(l); render(); } });
+    let content;
+    const r = view && (view.referees || [])[0];
+    if (fatal || !token || (view && !r)) {
+      content = h('section', { class: 'card dead-end' }, h('p', { class: 'error', role: 'alert' }, t(fatal === 404 ? 'evening.not_found' : 'evening.referee.bad', { code })),
+        h('div', { class: 'ways' }, h('a', { class: 'button secondary', href: '/' }, t('common.home'))));
+    } else if (!view) {
+      content = h('p', { class: 'loading', role: 'status' }, '…');
+    } else {
+      const game = r.game && view.rounds[view.round - 1].tables.find((table) => table.game === r.game);
+      const playing = game && !game.over;
+      const left = view.round < view.roundCount;
+      content = [
+        h('header', { class: 'ev-head' }, h('h1', null, t('evening.referee.title', { table: r.table })),
+          h('p', { class: 'chips muted' }, h('span', null, t('evening.title', { code: view.code })),
+            h('span', null, view.round ? t('evening.round_of', { round: view.round, rounds: view.roundCount }) : t('evening.not_started')),
+            h('span', null, t('evening.moderator.' + r.moderator)))),
+        h('section', { class: 'card', dataset: { screen: 'evening_referee', table: r.table } },
+          playing
+            ? h('p', { class: 'ways' }, h('a', { class: 'button primary big', href: `/#host=${r.game}&t=${encodeURIComponent(token)}`, dataset: { action: 'console', game: r.game } }, t('evening.referee.open')))
+            : h('p', { class: 'big-line', role: 'status' }, t(!view.round ? 'evening.referee.wait_first' : left ? 'evening.referee.wait_next' : 'evening.referee.over'))),
+        h('section', { class: 'panel' }, h('h2', null, t('evening.standings')), standingsOf(t, view))];
+    }
+    replace(app.root, bar, h('main', { class: 'evening referee', dataset: { screen: 'evening_referee_page', round: view ? view.round : '' } }, content));
+  }
+
+  return {
+    unmount() { watch.stop(); },
     rerender: render,
   };
 }

@@ -500,8 +500,13 @@ export function hostScreen(app, code, token) {
 
   function over(t, v) {
     const w = v.winner || 'town';
+    // A game of a club's evening that this console's referee page opened
+    // goes on at the evening's next round, not by "play again".
+    const evening = token ? api.refereeGame.get(code) : null;
     return [h('section', { class: ['winner', 'team-' + w], dataset: { screen: 'game_over' } }, h('h1', null, t('winner.' + w)),
-      token ? h('div', { class: 'again' },
+      evening ? h('div', { class: 'again' },
+        h('a', { class: 'button primary big', href: `/#referee=${evening}&t=${encodeURIComponent(token)}`, dataset: { action: 'evening' } }, t('evening.referee.back'))) : null,
+      token && !evening ? h('div', { class: 'again' },
         h('button', { type: 'button', class: 'primary big', disabled: again, dataset: { action: 'again' }, onclick: playAgain }, '↻ ' + t('over.again')),
         h('p', { class: 'muted' }, t('over.again.help'))) : null),
     h('div', { class: 'over-grid' },

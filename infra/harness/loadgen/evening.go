@@ -132,8 +132,9 @@ type EveningReport struct {
 // token (GET /api/evenings/{code}) to learn its table's game and its seat's
 // token there (you.game, you.gameToken), and plays that game as the load
 // run's bots do (device); each table's console plays as the load run's host
-// (loadHost) with the organiser's token, the host token of every game of the
-// evening, and starts the game once every phone of the table has opened it.
+// (loadHost) with the table's referee token from the organiser's view (the
+// host token of that table's games), and starts the game once every phone of
+// the table has opened it.
 // Then it bills what the evenings did and checks every evening's standings
 // against its games' protocols. The meter, if any, must be the evenings'
 // own: what else its target served is billed too.
@@ -287,7 +288,7 @@ type eveningRun struct {
 	index int
 	org   *Client
 	code  string
-	token string // the organiser's, the host token of every game
+	token string // the organiser's
 
 	mu     sync.Mutex
 	rounds []*roundRun // by round, as the organiser starts them
@@ -506,13 +507,14 @@ func (e *eveningRun) round(ctx context.Context, r, base int) bool {
 		bots.Players = len(tv.Players)
 		bots.Seed = cfg.Bots.Seed + uint64(e.index)*7919
 		number := r*cfg.Tables + tv.Table // the game's number in the evening, from 1
-		g := &game{cfg: &bots, index: number, preset: cfg.Bots.Presets[0], code: tv.Game, host: e.token,
+		referee := servicetest.Referee(v, tv.Table)
+		g := &game{cfg: &bots, index: number, preset: cfg.Bots.Presets[0], code: tv.Game, host: referee,
 			over: make(chan struct{}), gates: map[string]*gate{},
 			res: GameResult{Index: number, Preset: cfg.Bots.Presets[0], Code: tv.Game, Requests: map[string]int{}}}
 		t := &eveningTable{g: g, start: time.Now(), seats: len(tv.Players), seated: make(chan struct{})}
 		t.ctx, t.cancel = context.WithTimeout(ctx, bots.GameTimeout)
 		console := g.device(0, "host", true, NewClient(cfg.Bots.URL, SourceAddr(base+tv.Table), cfg.Bots.Metrics))
-		console.token = e.token
+		console.token = referee
 		t.bots = []*device{console}
 		t.wg.Add(1)
 		go func() {
@@ -713,7 +715,7 @@ func (e *eveningRun) checkStandings(ctx context.Context) {
 	want, err := servicetest.ProtocolStandings(v, func(game string) (protocol.Protocol, error) {
 		games++
 		var p protocol.Protocol
-		r, err := e.send(ctx, e.org, "check", http.MethodGet, "/api/games/"+game+"/protocol", e.token, nil)
+		r, err := e.send(ctx, e.org, "check", http.MethodGet, "/api/games/"+game+"/protocol", "", nil)
 		if err == nil {
 			err = decodeInto(r, http.StatusOK, "read the protocol of "+game, &p)
 		}

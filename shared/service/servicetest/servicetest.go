@@ -276,9 +276,12 @@ func (r *Retrier) Act(ctx context.Context, code, token string, a rules.Action) (
 	}
 }
 
-// EndByRemovals starts a game a person moderates (an evening's, whose
-// organiser is its host) and ends it at once: the host removes the black
-// players one by one, and the town wins. It returns an error rather than
+// EndByRemovals starts a game of an evening with its host token (its table's
+// referee token, Referee) and ends it at once: the host removes players one
+// by one until a team wins. Where a person moderates, the host sees the cards
+// and removes the black players, so the town wins; where the app does, the
+// host sees none and removes the first it may, so the mafia wins (or the
+// town, if the blacks are removed first). It returns an error rather than
 // failing a test, so that it can run beside others.
 func EndByRemovals(svc Client, code, host string) error {
 	ctx := context.Background()
@@ -312,6 +315,9 @@ func EndByRemovals(svc Client, code, host string) error {
 			if p.Alive && p.Role.Team() == rules.MafiaTeam && slices.Contains(v.Actions[i].Targets, p.ID) {
 				target = p.ID
 			}
+		}
+		if v.Moderator == rules.ModeratorApp && len(v.Actions[i].Targets) > 0 {
+			target = v.Actions[i].Targets[0]
 		}
 		if target == "" {
 			return fmt.Errorf("game %s: no black player to remove", code)
@@ -351,4 +357,16 @@ func ProtocolStandings(v evening.View, protocolOf func(game string) (protocol.Pr
 		}
 	}
 	return scoring.Standings(evening.Scoring(), games)
+}
+
+// Referee is the referee token of table (from 1) in the organiser's view of
+// an evening: the host token of that table's games. It is "" in any other
+// view, which makes the test that uses it fail on the game's refusal.
+func Referee(v evening.View, table int) string {
+	for _, r := range v.Referees {
+		if r.Table == table {
+			return r.Token
+		}
+	}
+	return ""
 }
