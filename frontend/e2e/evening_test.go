@@ -14,6 +14,7 @@ import (
 	"citysleeps/shared/evening"
 	"citysleeps/shared/protocol"
 	"citysleeps/shared/rules"
+	"citysleeps/shared/scoring"
 	"citysleeps/shared/service/servicetest"
 )
 
@@ -170,8 +171,13 @@ func TestEvening(t *testing.T) {
 			// Table 2 has no referee for round 2: the app moderates it.
 			org.eval(`(() => { const el = document.querySelector('[data-table="2"] select[data-action=set_moderator]'); el.value = 'app'; el.dispatchEvent(new Event('change', { bubbles: true })); return true; })()`, nil)
 			org.waitFor("table 2 the app's", `document.querySelector('.ev-referees li[data-table="2"][data-moderator=app]')`)
-			// The referee's console leads back to the table's page, which
+			// The referee gives a player extra points from the console at
+			// the game's end, then it leads back to the table's page, which
 			// waits for the next round.
+			giveExtra(t, s, referee)
+			if x := readEvening(t, srv, code, "").Rounds[0].Tables[0].Extras; len(x) != 1 || x[0].Points != scoring.Point/2 || x[0].Reason != "a fine speech" {
+				t.Fatalf("the referee's extra at table 1: %+v", x)
+			}
 			referee.mustTap(`main[data-phase=game_over] [data-action=evening]`)
 			referee.waitFor("the referee's page between rounds", `document.querySelector('[data-screen=evening_referee][data-table="1"] .big-line')`)
 			s.phone = referee
@@ -220,6 +226,25 @@ func TestEvening(t *testing.T) {
 	for _, p := range append(phones, org, tv, referee) {
 		p.checkErrors()
 	}
+}
+
+// giveExtra gives the first player of the referee's table half a point for
+// a fine speech, on the console at the game's end, and audits that screen.
+func giveExtra(t *testing.T, s *studio, referee *page) {
+	t.Helper()
+	referee.waitFor("the referee's extra points", `document.querySelector('main[data-phase=game_over] [data-screen=referee_extras] select')`)
+	referee.eval(`(() => {
+		const set = (sel, v, ev) => { const el = document.querySelector('[data-screen=referee_extras] ' + sel); el.value = v; el.dispatchEvent(new Event(ev, { bubbles: true })); };
+		set('select', '0', 'change');
+		set('input[type=number]', '0.5', 'input');
+		set('input[type=text]', 'a fine speech', 'input');
+		return true;
+	})()`, nil)
+	referee.mustTap(`[data-screen=referee_extras] [data-action=extra]`)
+	referee.waitFor("the extra given", `document.querySelectorAll('[data-screen=referee_extras] .ev-given li').length === 1`)
+	s.phone = referee
+	s.allow = append(s.allow, "a fine speech") // the referee's own words, in no page's language
+	s.capture(referee, "evening-referee-extras", `document.querySelector('[data-screen=referee_extras] .ev-given li')`)
 }
 
 // openReferee opens table 1's console link from the organiser's page on a

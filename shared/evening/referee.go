@@ -21,6 +21,16 @@ type Referee struct {
 	Token     string `json:"token,omitempty"`
 }
 
+// ErrNotYourTable: a referee giving extra points at a game of another table.
+var ErrNotYourTable = refuse(rules.Forbidden, "not_your_table", "a referee gives extra points at their own table's games only")
+
+// AtTable reports whether the game with a room code is one the evening
+// started at table (from 1): a referee's own, whose extra points they give.
+func (s State) AtTable(code string, table int) bool {
+	g, ok := s.find(code)
+	return ok && g.Table+1 == table
+}
+
 // ErrBadModerator: a moderator other than the app or a person, or a list of
 // them that is not one a table.
 var ErrBadModerator = refuse(rules.Invalid, "invalid", `a table's moderator must be "app" or "host"`)

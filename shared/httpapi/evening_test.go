@@ -203,7 +203,7 @@ func TestEveningBadInput(t *testing.T) {
 	e.Expect(e.raw("POST", PathEvenings, "", `{"preset":"sport","tables":2,"rounds":3,"players":["A","B","C"]}`, "Content-Type", "application/json"), http.StatusCreated, &short)
 	e.ExpectError(e.actEvening(short.Code, short.OrganizerToken, `{"type":"start_round","id":"r1"}`), 409, "roster_too_small")
 
-	c := e.newEvening(1, 2, 6)
+	c := e.newEvening(2, 2, 12)
 	other := e.newEvening(1, 1, 5)
 	var j eveningJoined
 	e.Expect(e.JSON("POST", "/api/evenings/"+c.Code+"/players", "", map[string]string{"name": "Guest 1"}), http.StatusCreated, &j)
@@ -225,6 +225,8 @@ func TestEveningBadInput(t *testing.T) {
 		{"another evening's token", other.OrganizerToken, `{"type":"start_round","id":"r2"}`, 401, CodeUnauthorized},
 		{"a player's token", j.Token, `{"type":"start_round","id":"r2"}`, 403, "not_organizer"},
 		{"a table's referee token", servicetest.Referee(v, 1), `{"type":"set_moderator","table":1,"moderator":"app","id":"r2"}`, 403, "not_organizer"},
+		{"a referee's extra at another table", servicetest.Referee(v, 1), fmt.Sprintf(`{"type":"extra","game":%q,"player":%q,"points":0.3,"reason":"r","id":"r2"}`,
+			v.Rounds[0].Tables[1].Game, v.Rounds[0].Tables[1].Players[0]), 403, "not_your_table"},
 		{"a moderator of no table", c.OrganizerToken, `{"type":"set_moderator","table":3,"moderator":"app","id":"r2"}`, 400, "bad_target"},
 		{"a moderator neither app nor host", c.OrganizerToken, `{"type":"set_moderator","table":1,"moderator":"bot","id":"r2"}`, 400, CodeInvalid},
 		{"a table as text", c.OrganizerToken, `{"type":"set_moderator","table":"1","moderator":"app","id":"r2"}`, 400, CodeMalformed},

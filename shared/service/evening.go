@@ -527,8 +527,10 @@ func eveningLookalike(name string, roster []evening.Player) error {
 
 // ActEvening applies one action of the organiser (ActStartRound, ActRecord,
 // the roster's changes ActSwap, ActAbsent, ActLate, the word on the
-// standings ActExtra, ActHideStandings, ActShowStandings, and ActReseat) and
-// returns the organiser's view after it. An action id already applied
+// standings ActExtra, ActHideStandings, ActShowStandings, ActReseat and
+// ActSetModerator), or a table's referee's extra points at a game of their
+// table (ActExtra, from the console: evening.ErrNotYourTable at another's),
+// and returns the actor's view after it. An action id already applied
 // changes nothing and answers with the view, so a retry is safe. A reseat
 // gets its seat key here, from the service's random source: the answer to it,
 // and no other, holds the key (evening.View.Reseat), since the evening keeps
@@ -538,11 +540,11 @@ func eveningLookalike(name string, roster []evening.Player) error {
 // games, one a table, with the evening's rules and language and the table's
 // moderator, each seat taken in the seating's order by its player, whose game
 // token is derived from the evening's key (gameToken), and the table's
-// referee token as its host token (refereeToken). The games are made before the evening is written, and the
-// evening names them only if it is still where it was: a request that lost
-// the race (another start, a late player reseating the round, a swap or an
-// absent) leaves its games unnamed, to expire, as a "play again" that lost
-// its race does.
+// referee token as its host token (refereeToken). The games are made before
+// the evening is written, and the evening names them only if it is still
+// where it was: a request that lost the race (another start, a late player
+// reseating the round, a swap or an absent) leaves its games unnamed, to
+// expire, as a "play again" that lost its race does.
 func (s *Service) ActEvening(ctx context.Context, code, token string, a EveningAction) (evening.View, error) {
 	switch {
 	case token == "":
@@ -553,15 +555,31 @@ func (s *Service) ActEvening(ctx context.Context, code, token string, a EveningA
 		return evening.View{}, &Error{Kind: ErrInvalid, Code: rules.ErrUnknownAction.Code,
 			Message: fmt.Sprintf("an evening's actions are %s", strings.Join(eveningActions, ", "))}
 	}
-	organizer := func(it *eveningItem) error {
+	if a.Type == ActExtra {
+		if up, ok := normalizeCode(a.Game); ok {
+			a.Game = up // a room code is read in any case, as the games API reads it
+		}
+	}
+	// actor is who may send a: the organiser anything, a table's referee
+	// the extra points at their own table's games.
+	actor := func(it *eveningItem) (evening.Viewer, error) {
 		v, ok := it.who(token)
 		switch {
 		case !ok || v == evening.Public:
-			return errEveningToken()
-		case !v.Organizer:
-			return evening.ErrNotOrganizer
+			return v, errEveningToken()
+		case v.Organizer:
+			return v, nil
+		case v.Referee > 0 && a.Type == ActExtra:
+			if !it.State.AtTable(a.Game, v.Referee) {
+				return v, evening.ErrNotYourTable
+			}
+			return v, nil
 		}
-		return nil
+		return v, evening.ErrNotOrganizer
+	}
+	organizer := func(it *eveningItem) error {
+		_, err := actor(it)
+		return err
 	}
 	apply, err := change(a)
 	if err != nil {
@@ -586,8 +604,14 @@ func (s *Service) ActEvening(ctx context.Context, code, token string, a EveningA
 	var link *rules.SeatLink
 	version, err := s.eveningLoop(ctx, "act_evening", code, func(ctx context.Context, it *eveningItem, now time.Time) (bool, error) {
 		link = nil
-		if err := organizer(it); err != nil {
+		viewer, err := actor(it)
+		if err != nil {
 			return false, err
+		}
+		// Each actor's action ids are their own, as a game's players' are.
+		by := rules.Actor{Host: true}
+		if viewer.Referee > 0 {
+			by = rules.Actor{Player: "referee/" + strconv.Itoa(viewer.Referee)}
 		}
 		changed, err := s.reconcile(ctx, it, now, true)
 		if err != nil {
@@ -595,17 +619,17 @@ func (s *Service) ActEvening(ctx context.Context, code, token string, a EveningA
 		}
 		// Applied before, the action changes nothing; a reseat's key went
 		// with its first answer only, as a game's does.
-		if apply != nil && !seenIn(it.Acted, rules.Actor{Host: true}, a.ID) {
+		if apply != nil && !seenIn(it.Acted, by, a.ID) {
 			if err := apply(it); err != nil {
 				return false, err
 			}
-			it.Acted = rememberIn(it.Acted, rules.Actor{Host: true}, a.ID)
+			it.Acted = rememberIn(it.Acted, by, a.ID)
 			if a.Type == ActReseat {
 				link = it.Moving.open(a.Player, seatKey, now, 0)
 			}
 			changed = true
 		}
-		v, err = eveningView(it, evening.Viewer{Organizer: true})
+		v, err = eveningView(it, viewer)
 		return changed, err
 	})
 	if err != nil {
@@ -639,11 +663,7 @@ func change(a EveningAction) (func(it *eveningItem) error, error) {
 		if a.Game == "" || a.Player == "" {
 			return nil, refused(refuseField("extra: game must be the room code of a game of the evening, and player the id of one who played it"))
 		}
-		game := a.Game
-		if up, ok := normalizeCode(game); ok {
-			game = up // a room code is read in any case, as the games API reads it
-		}
-		e := evening.Extra{Game: game, Player: a.Player, Points: a.Points, Reason: a.Reason}
+		e := evening.Extra{Game: a.Game, Player: a.Player, Points: a.Points, Reason: a.Reason}
 		return state(func(st evening.State) (evening.State, error) { return evening.SetExtra(st, e) }), nil
 	case ActSetModerator:
 		return state(func(st evening.State) (evening.State, error) {

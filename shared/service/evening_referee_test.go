@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 
 	"citysleeps/shared/rules"
@@ -14,9 +15,9 @@ import (
 )
 
 // TestEveningReferees: each table has its own moderator and its own referee
-// token. The token hosts that table's games, round after round, and nothing
-// else: not another table's game, not the evening (a referee who acts on it
-// is refused and changes nothing). The organiser's view holds every table's
+// token. The token hosts that table's games, round after round, and on the
+// evening gives the extra points at them and nothing else: not another
+// table's game, not the evening's other actions (refused, nothing changed). The organiser's view holds every table's
 // token; a referee's view shows their own table's game in play and no
 // token; the public's and a player's show none. The organiser changes a
 // table's moderator for the rounds to come, and the game in play keeps its
@@ -75,11 +76,33 @@ func TestEveningReferees(t *testing.T) {
 	}
 	for _, a := range []service.EveningAction{
 		{ID: "a1", Type: service.ActStartRound},
-		{ID: "a2", Type: service.ActExtra, Game: tables[1].Game, Player: tables[1].Players[0], Points: scoring.Point / 2, Reason: "a fine speech"},
 		{ID: "a3", Type: service.ActSetModerator, Table: 1, Moderator: rules.ModeratorApp},
 		{ID: "a4", Type: service.ActReseat, Player: tables[1].Players[0]},
+		{ID: "a5", Type: service.ActHideStandings},
 	} {
 		refusedEvening(t, svc, c.Code, ref2, a, "not_organizer")
+	}
+
+	// A referee gives the extra points at their own table's game (from the
+	// console), and only there; the answer is their own view.
+	refusedEvening(t, svc, c.Code, ref2, service.EveningAction{ID: "x0", Type: service.ActExtra, Game: tables[0].Game,
+		Player: tables[0].Players[0], Points: scoring.Point / 2, Reason: "not my table"}, "not_your_table")
+	speech := service.EveningAction{ID: "x1", Type: service.ActExtra, Game: strings.ToLower(tables[1].Game),
+		Player: tables[1].Players[0], Points: scoring.Point / 2, Reason: "a fine speech"}
+	given, err := svc.ActEvening(ctx, c.Code, ref2, speech)
+	if err != nil || given.Organizer || len(given.Referees) != 1 || given.Referees[0].Token != "" {
+		t.Fatalf("table 2's referee's extra: %v, answered %+v", err, given.Referees)
+	}
+	if x := given.Rounds[0].Tables[1].Extras; len(x) != 1 || x[0].Player != speech.Player || x[0].Points != speech.Points {
+		t.Fatalf("the extra at table 2's game: %+v", x)
+	}
+	if again, err := svc.ActEvening(ctx, c.Code, ref2, speech); err != nil || again.Version != given.Version {
+		t.Fatalf("the referee's extra sent again: version %d → %d, %v; want it applied once", given.Version, again.Version, err)
+	}
+	// The organiser's ids are the organiser's: the same id is another action.
+	mine := service.EveningAction{ID: "x1", Type: service.ActExtra, Game: tables[0].Game, Player: tables[0].Players[0], Points: -scoring.Point / 5, Reason: "a foul"}
+	if v, err := svc.ActEvening(ctx, c.Code, org, mine); err != nil || len(v.Rounds[0].Tables[0].Extras) != 1 {
+		t.Fatalf("the organiser's extra with the referee's action id: %v, %+v", err, v.Rounds[0].Tables[0].Extras)
 	}
 	for who, token := range map[string]string{"the public": "", "a player": p1.Token} {
 		if v, err := svc.ReadEvening(ctx, c.Code, token); err != nil || v.Referees != nil {

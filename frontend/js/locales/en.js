@@ -878,6 +878,7 @@ export default {
   'evening.err.standings_hidden': 'The standings are hidden already.',
   'evening.err.standings_shown': 'The standings are shown already.',
   'evening.err.invalid_extra': 'Extra points are −0.7 to 0.7, with a reason.',
+  'evening.err.not_your_table': 'That game was played at another table: a referee gives points at their own table only.',
   'evening.err.lost': 'This phone is no longer on the evening’s roster. Join again.',
   'evening.join.title': 'Join evening {code}',
   'evening.join.pick': 'Or tap your name on the roster',

@@ -848,6 +848,7 @@ export default {
   'evening.err.standings_hidden': 'Clasamentul este deja ascuns.',
   'evening.err.standings_shown': 'Clasamentul este deja vizibil.',
   'evening.err.invalid_extra': 'Punctele suplimentare sunt între −0,7 și 0,7, cu un motiv.',
+  'evening.err.not_your_table': 'Acest joc s-a jucat la altă masă: arbitrul dă puncte doar la masa sa.',
   'evening.err.lost': 'Acest telefon nu mai este pe lista serii. Intrați din nou.',
   'evening.join.title': 'Intrați în seara {code}',
   'evening.join.pick': 'Sau atingeți-vă numele de pe listă',

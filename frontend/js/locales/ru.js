@@ -848,6 +848,7 @@ export default {
   'evening.err.standings_hidden': 'Таблица уже скрыта.',
   'evening.err.standings_shown': 'Таблица уже открыта.',
   'evening.err.invalid_extra': 'Дополнительные баллы — от −0,7 до 0,7, и с причиной.',
+  'evening.err.not_your_table': 'Эта игра шла за другим столом: судья даёт баллы только за своим столом.',
   'evening.err.lost': 'Этого телефона больше нет в составе вечера. Присоединитесь снова.',
   'evening.join.title': 'Вход в вечер {code}',
   'evening.join.pick': 'Или нажмите своё имя в составе',

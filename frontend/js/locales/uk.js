@@ -848,6 +848,7 @@ export default {
   'evening.err.standings_hidden': 'Таблицю вже приховано.',
   'evening.err.standings_shown': 'Таблицю вже відкрито.',
   'evening.err.invalid_extra': 'Додаткові бали — від −0,7 до 0,7, і з причиною.',
+  'evening.err.not_your_table': 'Ця гра йшла за іншим столом: суддя дає бали лише за своїм столом.',
   'evening.err.lost': 'Цього телефона більше немає у складі вечора. Приєднайтеся знову.',
   'evening.join.title': 'Вхід у вечір {code}',
   'evening.join.pick': 'Або натисніть своє ім’я у складі',

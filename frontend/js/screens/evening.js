@@ -363,38 +363,56 @@ export function eveningScreen(app, code, token) {
   // round in play, with the reason a club reads out.
   function extraPanel(t, v) {
     const who = names(v);
-    const f = form.extra || (form.extra = { seat: '', points: '', reason: '' });
     // The players of the round by table, each table a group of the choice:
     // a name alone fits a phone's width.
-    const seats = [];
-    const groups = v.rounds[v.round - 1].tables.filter((table) => table.game).map((table) => h('optgroup', { label: t('evening.table', { table: table.table }) },
-      table.players.map((id) => {
-        seats.push({ game: table.game, id });
-        const i = String(seats.length - 1);
-        return h('option', { value: i, selected: f.seat === i }, who.get(id) || id);
-      })));
+    const groups = v.rounds[v.round - 1].tables.filter((table) => table.game).map((table) => ({
+      label: t('evening.table', { table: table.table }),
+      seats: table.players.map((id) => ({ game: table.game, id, name: who.get(id) || id })),
+    }));
+    form.extra = form.extra || {};
     return h('section', { class: 'panel ev-extra' },
       h('h2', null, t('evening.extra')),
-      h('form', { onsubmit: (e) => {
-        e.preventDefault();
-        const s = seats[Number(f.seat)];
-        const n = Number(String(f.points).replace(',', '.'));
-        if (!s || !Number.isFinite(n)) return;
-        act({ type: 'extra', game: s.game, player: s.id, points: n, reason: f.reason.trim() }).then((res) => { if (res.status === 200) { form.extra = null; render(); } });
-      } },
-      h('label', { class: 'field' }, h('span', { class: 'field-label' }, t('evening.extra.player')),
-        h('select', { dataset: { focus: 'extra-seat' }, onchange: (e) => { f.seat = e.target.value; } }, h('option', { value: '' }, '—'), groups)),
-      h('label', { class: 'field' }, h('span', { class: 'field-label' }, t('evening.extra.points')),
-        h('input', { type: 'number', step: '0.05', min: '-0.7', max: '0.7', inputmode: 'decimal', value: f.points, dataset: { focus: 'extra-points' }, oninput: (e) => { f.points = e.target.value; } })),
-      h('label', { class: 'field' }, h('span', { class: 'field-label' }, t('evening.extra.reason')),
-        h('input', { type: 'text', maxlength: '200', value: f.reason, dataset: { focus: 'extra-reason' }, oninput: (e) => { f.reason = e.target.value; } })),
-      h('button', { type: 'submit', class: 'secondary', disabled: busy, dataset: { action: 'extra' } }, t('evening.extra.button'))));
+      extraForm(t, groups, form.extra, busy, (extra) => act({ type: 'extra', ...extra }).then((res) => {
+        if (res.status === 200) { form.extra = null; render(); }
+      })));
   }
 
   return {
     unmount() { watch.stop(); },
     rerender: render,
   };
+}
+
+// extraForm is the form of the referee's extra points: a player of groups
+// ([{label, seats: [{game, id, name}]}], one group a table), the points
+// within FIIM's bound and the reason a club reads out. f keeps what is typed
+// across redraws; send gets {game, player, points, reason}. The organiser's
+// page has it for every table of the round, a referee's console for its own
+// game (host.js).
+export function extraForm(t, groups, f, busy, send) {
+  const seats = groups.flatMap((g) => g.seats);
+  f.seat = f.seat || '';
+  f.points = f.points || '';
+  f.reason = f.reason || '';
+  let i = 0;
+  const options = groups.map((g) => h('optgroup', { label: g.label }, g.seats.map((seat) => {
+    const value = String(i++);
+    return h('option', { value, selected: f.seat === value }, seat.name);
+  })));
+  return h('form', { class: 'ev-extra-form', onsubmit: (e) => {
+    e.preventDefault();
+    const seat = seats[Number(f.seat)];
+    const n = Number(String(f.points).replace(',', '.'));
+    if (f.seat === '' || !seat || !Number.isFinite(n)) return;
+    send({ game: seat.game, player: seat.id, points: n, reason: f.reason.trim() });
+  } },
+  h('label', { class: 'field' }, h('span', { class: 'field-label' }, t('evening.extra.player')),
+    h('select', { dataset: { focus: 'extra-seat' }, onchange: (e) => { f.seat = e.target.value; } }, h('option', { value: '' }, '—'), options)),
+  h('label', { class: 'field' }, h('span', { class: 'field-label' }, t('evening.extra.points')),
+    h('input', { type: 'number', step: '0.05', min: '-0.7', max: '0.7', inputmode: 'decimal', value: f.points, dataset: { focus: 'extra-points' }, oninput: (e) => { f.points = e.target.value; } })),
+  h('label', { class: 'field' }, h('span', { class: 'field-label' }, t('evening.extra.reason')),
+    h('input', { type: 'text', maxlength: '200', value: f.reason, dataset: { focus: 'extra-reason' }, oninput: (e) => { f.reason = e.target.value; } })),
+  h('button', { type: 'submit', class: 'secondary', disabled: busy, dataset: { action: 'extra' } }, t('evening.extra.button')));
 }
 
 // eveningPhone is a player's phone at /evening/CODE: it joins the evening

@@ -10,6 +10,7 @@ import { countdown, timeSignal, remaining } from '../format.js';
 import { roleKey, makeT } from '../i18n.js';
 import { ruleBook, rulesName } from '../options.js';
 import { publicPart } from '../view.js';
+import { extraForm } from './evening.js';
 import { isolate, playerIndex, playerLabel, eventText, voteLines, lastVote, announcements, tidy, nextStepText, seatsDrawn, SPOKEN } from '../story.js';
 import {
   topbar, timer, closingLine, phaseTitle, phaseKey, withLink, seatList, storyList, rolesList, noticeBox, stepData, morningCard, seatingCard, nextLine, soundBar, targetButtons, ICON,
@@ -50,6 +51,12 @@ export function hostScreen(app, code, token) {
   // while the choice its player said is picked (tapForPanel): {wake, seat,
   // type, pick}; pick is a seat, '' for nobody, or null before a pick.
   let tapping = null;
+  // A game of a club's evening whose console a table's referee page opened
+  // (evening.js, refereeScreen): the evening's code, the console's token
+  // being the table's referee token. At the game's end the console gives
+  // the referee's extra points (refereeExtras) and leads to the next round.
+  const evening = token ? api.refereeGame.get(code) : null;
+  const extras = { view: null, form: {}, busy: false, asked: false, given: null, error: null };
   let langPicked = false; // a language was picked on this page's menu
   let book = null; // the rules' schema (ruleBook), to name the rules a game changed
   const has = (v, type) => (v.actions || []).find((a) => a.type === type);
@@ -500,19 +507,62 @@ export function hostScreen(app, code, token) {
 
   function over(t, v) {
     const w = v.winner || 'town';
-    // A game of a club's evening that this console's referee page opened
-    // goes on at the evening's next round, not by "play again".
-    const evening = token ? api.refereeGame.get(code) : null;
+    // A game of a club's evening goes on at the evening's next round, not by
+    // "play again".
     return [h('section', { class: ['winner', 'team-' + w], dataset: { screen: 'game_over' } }, h('h1', null, t('winner.' + w)),
       evening ? h('div', { class: 'again' },
         h('a', { class: 'button primary big', href: `/#referee=${evening}&t=${encodeURIComponent(token)}`, dataset: { action: 'evening' } }, t('evening.referee.back'))) : null,
       token && !evening ? h('div', { class: 'again' },
         h('button', { type: 'button', class: 'primary big', disabled: again, dataset: { action: 'again' }, onclick: playAgain }, '↻ ' + t('over.again')),
         h('p', { class: 'muted' }, t('over.again.help'))) : null),
+    evening ? refereeExtras(t) : null,
     h('div', { class: 'over-grid' },
       h('section', { class: 'panel' }, h('h2', null, t('over.roles')), rolesList(t, v)),
       h('section', { class: 'panel' }, h('h2', null, t('over.story')), storyList(t, v))),
     h('div', { class: 'host-bar' }, protocolLink(t), h('a', { class: 'button secondary', href: '/' }, t('over.new')))];
+  }
+
+  // refereeExtras is the referee's extra points at this game, given from
+  // its console at the end, as a club's referee gives them (the evening's
+  // extra action, with the table's referee token): the game's players, the
+  // extras given so far, and the form. The evening's view, read once here
+  // and then from each answer, names the players by their evening ids.
+  function refereeExtras(t) {
+    if (!extras.asked) {
+      extras.asked = true;
+      api.getEvening(evening, token).then((res) => {
+        if (res.status === 200 && res.body) extras.view = res.body;
+        render();
+      });
+    }
+    const ev = extras.view;
+    const table = ev && ev.round ? ev.rounds.flatMap((r) => r.tables).find((x) => x.game === code) : null;
+    if (!table) return null;
+    const who = new Map((ev.players || []).map((p) => [p.id, p.name]));
+    const given = (table.extras || []).map((x) => h('li', { dataset: { player: x.player } }, h('bdi', null, who.get(x.player) || x.player), ': ',
+      h('strong', null, new Intl.NumberFormat(t.lang, { maximumFractionDigits: 2, signDisplay: 'always' }).format(x.points)), ' · ', h('bdi', null, x.reason)));
+    const groups = [{ label: t('evening.table', { table: table.table }), seats: table.players.map((id) => ({ game: code, id, name: who.get(id) || id })) }];
+    return h('section', { class: 'panel ev-extra', dataset: { screen: 'referee_extras' } },
+      h('h2', null, t('evening.extra')),
+      given.length ? h('ul', { class: 'ev-given' }, given) : null,
+      extras.error ? h('p', { class: 'error', role: 'alert' }, extras.error) : null,
+      extraForm(t, groups, extras.form, extras.busy, giveExtra));
+  }
+
+  async function giveExtra(extra) {
+    extras.busy = true;
+    extras.error = null;
+    render();
+    const res = await api.eveningAction(evening, token, { type: 'extra', ...extra });
+    extras.busy = false;
+    if (res.status === 200 && res.body) {
+      extras.view = res.body;
+      extras.form = {};
+    } else {
+      const c = api.errorCode(res);
+      extras.error = app.t.has('evening.err.' + c) ? app.t('evening.err.' + c) : res.status === 0 ? app.t('err.network') : api.errorMessage(res) || app.t('err.generic');
+    }
+    render();
   }
 
   function protocolLink(t, attrs = {}) {
