@@ -303,6 +303,8 @@ func movePlace(t *testing.T, srv *testServer, org, from, to *page, code, token s
 	if moved, _ := phoneSeat(to, code); moved != id {
 		t.Fatalf("the new phone holds %s's place, want %s's", moved, id)
 	}
+	// The organiser's page learns the link was used, and puts its code away.
+	org.waitFor("the used link's code put away", `!document.querySelector('[data-screen=evening_reseat]')`)
 	if _, err := srv.svc.ReadEvening(context.Background(), code, old); err == nil {
 		t.Errorf("the old phone's evening token still reads the evening")
 	}

@@ -55,6 +55,11 @@ type View struct {
 	// (rules.View.Reseat): the service makes its key, of which it keeps only
 	// a hash, and the HTTP layer its address. Target is the player's id.
 	Reseat *rules.SeatLink `json:"reseat,omitempty"`
+	// Moving lists the players whose link to another phone is still open,
+	// in roster order, in the organiser's view only (the service sets it,
+	// as a game's rules.View.Moving), so that the organiser's page knows when
+	// a link it shows has been used.
+	Moving []string `json:"moving,omitempty"`
 }
 
 // RoundView is one round of the seating: each table's players and, once the

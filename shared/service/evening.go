@@ -301,7 +301,7 @@ func (s *Service) CreateEvening(ctx context.Context, req EveningRequest) (Evenin
 	if err != nil {
 		return EveningCreated{}, err
 	}
-	v, err := eveningView(it, evening.Viewer{Organizer: true})
+	v, err := eveningView(it, evening.Viewer{Organizer: true}, s.now())
 	if err != nil {
 		return EveningCreated{}, err
 	}
@@ -360,8 +360,8 @@ type EveningRead struct {
 // is most of the read, so there is no cheaper check as a game's Revision is.
 func (s *Service) PollEvening(ctx context.Context, code, token string) (EveningRead, error) {
 	var v evening.View
-	rev, err := s.readEvening(ctx, code, token, func(it *eveningItem, viewer evening.Viewer) (err error) {
-		v, err = eveningView(it, viewer)
+	rev, err := s.readEvening(ctx, code, token, func(it *eveningItem, viewer evening.Viewer, now time.Time) (err error) {
+		v, err = eveningView(it, viewer, now)
 		return err
 	})
 	if err != nil {
@@ -376,7 +376,7 @@ func (s *Service) PollEvening(ctx context.Context, code, token string) (EveningR
 // one there, counts the games found over in memory only (reconcile, keeping
 // nothing, since a read never writes), and gives fn the evening and the
 // viewer. It returns the revision read.
-func (s *Service) readEvening(ctx context.Context, code, token string, fn func(it *eveningItem, viewer evening.Viewer) error) (EveningRevision, error) {
+func (s *Service) readEvening(ctx context.Context, code, token string, fn func(it *eveningItem, viewer evening.Viewer, now time.Time) error) (EveningRevision, error) {
 	var rev EveningRevision
 	version, err := s.eveningLoop(ctx, opReadEvening, code, func(ctx context.Context, it *eveningItem, now time.Time) (bool, error) {
 		viewer, ok := it.who(token)
@@ -395,7 +395,7 @@ func (s *Service) readEvening(ctx context.Context, code, token string, fn func(i
 		}
 		slices.Sort(rev.Found)
 		rev.Over = len(it.State.Played) == it.State.Rounds && len(evening.Pending(it.State)) == 0
-		return false, fn(it, viewer)
+		return false, fn(it, viewer, now)
 	})
 	if err != nil {
 		return EveningRevision{}, err
@@ -490,7 +490,7 @@ func (s *Service) eveningPlace(ctx context.Context, op, code, joinID string,
 			// Sent before: the player it took, and whatever games the
 			// try found over recorded as any write records them.
 			out = EveningJoined{PlayerID: held, Token: token}
-			out.Evening, err = eveningView(it, evening.Viewer{Player: held})
+			out.Evening, err = eveningView(it, evening.Viewer{Player: held}, now)
 			return recorded, err
 		}
 		st, id, err := take(it, now)
@@ -500,7 +500,7 @@ func (s *Service) eveningPlace(ctx context.Context, op, code, joinID string,
 		it.State = st
 		it.Tokens[id] = hashToken(token)
 		out = EveningJoined{PlayerID: id, Token: token}
-		out.Evening, err = eveningView(it, evening.Viewer{Player: id})
+		out.Evening, err = eveningView(it, evening.Viewer{Player: id}, now)
 		return true, err
 	})
 	if err != nil {
@@ -629,7 +629,7 @@ func (s *Service) ActEvening(ctx context.Context, code, token string, a EveningA
 			}
 			changed = true
 		}
-		v, err = eveningView(it, viewer)
+		v, err = eveningView(it, viewer, now)
 		return changed, err
 	})
 	if err != nil {
@@ -967,9 +967,10 @@ func (s *Service) eveningLoop(ctx context.Context, op, code string, fn eveningSt
 // consistent since it writes nothing.
 const opReadEvening = "read_evening"
 
-// eveningView is the viewer's view of the evening, with a player's game
-// token for the round in play.
-func eveningView(it *eveningItem, viewer evening.Viewer) (evening.View, error) {
+// eveningView is the viewer's view of the evening at now, with a player's
+// game token for the round in play, and for the organiser the tables'
+// referee tokens and the players whose link to another phone is open.
+func eveningView(it *eveningItem, viewer evening.Viewer, now time.Time) (evening.View, error) {
 	v, err := evening.ViewOf(it.State, viewer)
 	if err != nil {
 		return evening.View{}, fail(ErrInternal, "the evening could not be read", err)
@@ -981,6 +982,11 @@ func eveningView(it *eveningItem, viewer evening.Viewer) (evening.View, error) {
 		for i := range v.Referees {
 			v.Referees[i].Token = refereeToken(it.Key, v.Referees[i].Table)
 		}
+		ids := make([]string, len(v.Players))
+		for i, p := range v.Players {
+			ids[i] = p.ID
+		}
+		v.Moving = it.Moving.openOf(ids, now)
 	}
 	return v, nil
 }

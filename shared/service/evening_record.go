@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"time"
 
 	"citysleeps/shared/evening"
 )
@@ -15,7 +16,7 @@ import (
 // agree.
 func (s *Service) EveningRecord(ctx context.Context, code, token string) (evening.RecordSheet, error) {
 	var rec evening.RecordSheet
-	_, err := s.readEvening(ctx, code, token, func(it *eveningItem, _ evening.Viewer) (err error) {
+	_, err := s.readEvening(ctx, code, token, func(it *eveningItem, _ evening.Viewer, _ time.Time) (err error) {
 		if rec, err = evening.RecordOf(it.State); err != nil {
 			return fail(ErrInternal, "the evening could not be read", err)
 		}

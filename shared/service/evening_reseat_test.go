@@ -69,6 +69,10 @@ func TestEveningReseat(t *testing.T) {
 		if data, _ := json.Marshal(v); strings.Contains(string(data), key) {
 			t.Errorf("a read by %.6q shows the key", token)
 		}
+		// Only the organiser learns whose link is open.
+		if want := token == c.OrganizerToken; (len(v.Moving) == 1 && v.Moving[0] == "p3") != want || (!want && v.Moving != nil) {
+			t.Errorf("a read by %.6q: moving %v", token, v.Moving)
+		}
 	}
 
 	req := service.EveningJoinRequest{SeatKey: key, JoinID: "new-phone-join-0001"}
@@ -87,6 +91,9 @@ func TestEveningReseat(t *testing.T) {
 	}
 	if v, err := f.svc.ReadEvening(ctx, c.Code, moved.Token); err != nil || v.You == nil || v.You.PlayerID != "p3" {
 		t.Errorf("the new phone's read: %+v, %v", v.You, err)
+	}
+	if v, _ := f.svc.ReadEvening(ctx, c.Code, c.OrganizerToken); v.Moving != nil {
+		t.Errorf("the organiser's view once the link is used: moving %v, want none", v.Moving)
 	}
 
 	retried, err := f.svc.JoinEvening(ctx, c.Code, req)
@@ -158,8 +165,14 @@ func TestEveningReseatRefusals(t *testing.T) {
 	refusedPlace(t, f.svc, c.Code, service.EveningJoinRequest{SeatKey: newer, Name: "Sub"}, service.ErrInvalid, "invalid")
 	refusedPlace(t, f.svc, c.Code, service.EveningJoinRequest{SeatKey: newer, JoinID: "short"}, service.ErrInvalid, "invalid")
 
+	if v, _ := f.svc.ReadEvening(ctx, c.Code, c.OrganizerToken); len(v.Moving) == 0 {
+		t.Errorf("the organiser's view with links open: moving %v", v.Moving)
+	}
 	f.clk.Add(10 * time.Minute)
 	refusedPlace(t, f.svc, c.Code, service.EveningJoinRequest{SeatKey: newer}, service.ErrForbidden, service.CodeSeatKeyExpired)
+	if v, _ := f.svc.ReadEvening(ctx, c.Code, c.OrganizerToken); v.Moving != nil {
+		t.Errorf("the organiser's view once every link's time is up: moving %v, want none", v.Moving)
+	}
 	if _, err := f.svc.ReadEvening(ctx, c.Code, p1.Token); err != nil {
 		t.Errorf("the refused keys moved p1: %v", err)
 	}

@@ -184,10 +184,21 @@ func (e *envelope) open(id, key string, now time.Time) *rules.SeatLink {
 
 // moving lists, in seat order, the seats whose link is still open at now.
 func (e *envelope) moving(now time.Time) []string {
+	ids := make([]string, len(e.State.Players))
+	for i, p := range e.State.Players {
+		ids[i] = p.ID
+	}
+	return e.Moving.openOf(ids, now)
+}
+
+// openOf lists those of ids, in their order, whose link is still open at now:
+// what a host's or an organiser's page needs to know that a link it shows
+// has been used (or has run out).
+func (m seatLinks) openOf(ids []string, now time.Time) []string {
 	var out []string
-	for _, p := range e.State.Players {
-		if l, ok := e.Moving[p.ID]; ok && !l.closed(now) {
-			out = append(out, p.ID)
+	for _, id := range ids {
+		if l, ok := m[id]; ok && !l.closed(now) {
+			out = append(out, id)
 		}
 	}
 	return out

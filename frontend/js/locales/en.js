@@ -854,6 +854,7 @@ export default {
   'evening.export': 'The games for the ratings site',
   'evening.absent': 'gone',
   'evening.joined': 'phone',
+  'evening.moving': 'link to a new phone open',
   'evening.typed': 'no phone',
   'evening.absent.do': '{name} has left',
   'evening.absent.button': 'Left',

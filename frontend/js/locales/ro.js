@@ -824,6 +824,7 @@ export default {
   'evening.export': 'Jocurile pentru site-ul de clasament',
   'evening.absent': 'plecat',
   'evening.joined': 'telefon',
+  'evening.moving': 'așteaptă un telefon nou',
   'evening.typed': 'fără telefon',
   'evening.absent.do': '{name} a plecat',
   'evening.absent.button': 'A plecat',

@@ -824,6 +824,7 @@ export default {
   'evening.export': 'Игры для рейтингового сайта',
   'evening.absent': 'ушёл',
   'evening.joined': 'телефон',
+  'evening.moving': 'ждёт новый телефон',
   'evening.typed': 'без телефона',
   'evening.absent.do': '{name} ушёл',
   'evening.absent.button': 'Ушёл',

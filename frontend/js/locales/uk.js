@@ -824,6 +824,7 @@ export default {
   'evening.export': 'Ігри для рейтингового сайту',
   'evening.absent': 'пішов',
   'evening.joined': 'телефон',
+  'evening.moving': 'чекає на новий телефон',
   'evening.typed': 'без телефона',
   'evening.absent.do': '{name} пішов',
   'evening.absent.button': 'Пішов',

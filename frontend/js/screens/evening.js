@@ -145,6 +145,7 @@ export function eveningScreen(app, code, token) {
   function start() {
     return follow(code, token, (v) => {
       view = v;
+      if (link && token && !(v.moving || []).includes(link.target)) link = null; // taken, or closed
       if (!api.prefs.lang() && v.lang && v.lang !== app.lang) app.setLang(v.lang, false);
       // After the last round the games are counted for good: a read shows
       // them counted, but only a write keeps them past their own 48 hours.
@@ -347,7 +348,7 @@ export function eveningScreen(app, code, token) {
     return h('section', { class: 'panel ev-roster-panel' },
       h('h2', null, t('evening.roster', { count: present.length })),
       h('ul', { class: 'ev-roster' }, v.players.map((p) => h('li', { class: p.absent ? 'absent' : null, dataset: { player: p.id } },
-        h('bdi', null, p.name), ' ', h('span', { class: 'muted small' }, p.absent ? t('evening.absent') : p.joined ? t('evening.joined') : t('evening.typed')),
+        h('bdi', null, p.name), ' ', h('span', { class: 'muted small' }, p.absent ? t('evening.absent') : (v.moving || []).includes(p.id) ? t('evening.moving') : p.joined ? t('evening.joined') : t('evening.typed')),
         open && !p.absent ? h('button', { type: 'button', class: 'secondary small', disabled: busy, dataset: { action: 'absent', player: p.id }, 'aria-label': t('evening.absent.do', { name: isolate(p.name) }), onclick: () => act({ type: 'absent', player: p.id }) }, t('evening.absent.button')) : null,
         p.absent ? null : h('button', { type: 'button', class: 'secondary small', disabled: busy, dataset: { action: 'reseat', player: p.id }, 'aria-label': t('evening.reseat.do', { name: isolate(p.name) }), onclick: () => reseat(p.id) }, t('evening.reseat.button'))))),
       open ? h('form', { class: 'ev-late', onsubmit: (e) => { e.preventDefault(); if (form.late.trim()) act({ type: 'late', name: form.late.trim().normalize('NFC') }).then((res) => { if (res.status === 200) { form.late = ''; render(); } }); } },
