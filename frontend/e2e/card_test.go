@@ -35,7 +35,10 @@ type pageDump struct {
 	Lang string `json:"lang"`
 	// Step is what the page shows: the revision (main's data-version and
 	// data-tick), and whether it is the page of a player out of the game,
-	// which shows the seats at night too.
+	// which shows the seats at night too, or of the day's speaker, whose page
+	// shows the floor's choices (a nomination's seats) in place of the seat
+	// list. Who is out and who speaks is public: pages differ by it whatever
+	// the cards, so only pages of the same step are compared.
 	Step   string `json:"step"`
 	Markup string `json:"markup"`
 	Text   string `json:"text"`
@@ -54,7 +57,7 @@ const dumpJS = `(() => {
 		if (typeof el.value === 'string' && el.value) text.push(el.value);
 	}
 	const d = (document.querySelector('main') || {}).dataset || {};
-	const out = document.querySelector('[data-screen=dead]') ? 'out' : 'in';
+	const out = document.querySelector('[data-screen=dead]') ? 'out' : document.querySelector('[data-screen=speech]') ? 'speaking' : 'in';
 	return { lang: document.documentElement.lang, step: [d.version, d.tick, out].join('/'), markup: markup.join('\n'), text: text.join('\n') };
 })()`
 
