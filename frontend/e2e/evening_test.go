@@ -175,7 +175,7 @@ func TestEvening(t *testing.T) {
 			// the game's end, then it leads back to the table's page, which
 			// waits for the next round.
 			giveExtra(t, s, referee)
-			if x := readEvening(t, srv, code, "").Rounds[0].Tables[0].Extras; len(x) != 1 || x[0].Points != scoring.Point/2 || x[0].Reason != "a fine speech" {
+			if x := readEvening(t, srv, code, "").Rounds[0].Tables[0].Extras; len(x) != 1 || x[0].Points != scoring.Point/2 || !x[0].WorstMove || x[0].Reason != "a fine speech" {
 				t.Fatalf("the referee's extra at table 1: %+v", x)
 			}
 			referee.mustTap(`main[data-phase=game_over] [data-action=evening]`)
@@ -228,8 +228,9 @@ func TestEvening(t *testing.T) {
 	}
 }
 
-// giveExtra gives the first player of the referee's table half a point for
-// a fine speech, on the console at the game's end, and audits that screen.
+// giveExtra gives the first player of the referee's table half a point and
+// a worst move (mixed words, the way a referee may weigh one game), on the
+// console at the game's end, and audits that screen.
 func giveExtra(t *testing.T, s *studio, referee *page) {
 	t.Helper()
 	referee.waitFor("the referee's extra points", `document.querySelector('main[data-phase=game_over] [data-screen=referee_extras] select')`)
@@ -238,6 +239,9 @@ func giveExtra(t *testing.T, s *studio, referee *page) {
 		set('select', '0', 'change');
 		set('input[type=number]', '0.5', 'input');
 		set('input[type=text]', 'a fine speech', 'input');
+		const worst = document.querySelector('[data-screen=referee_extras] input[type=checkbox]');
+		worst.checked = true;
+		worst.dispatchEvent(new Event('change', { bubbles: true }));
 		return true;
 	})()`, nil)
 	referee.mustTap(`[data-screen=referee_extras] [data-action=extra]`)

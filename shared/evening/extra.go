@@ -24,6 +24,9 @@ type Extra struct {
 	Player string         `json:"player"`
 	Points scoring.Points `json:"points"`
 	Reason string         `json:"reason"`
+	// WorstMove is the referee's "худший ход" (scoring.Extra.WorstMove),
+	// which takes the player's auto-bonus in the game away.
+	WorstMove bool `json:"worstMove,omitempty"`
 }
 
 // The refusals of the organiser's word on the standings.
@@ -44,7 +47,7 @@ var (
 // and the reason 1 to scoring.MaxReason characters of text, trimmed
 // (scoring.CheckExtra). It replaces the player's extra in that game, if any:
 // one value a player a game, so the referee corrects an extra by entering it
-// again; Points 0 takes it away, and needs no reason.
+// again; Points 0 without a worst move takes it away, and needs no reason.
 //
 // The extra is kept apart from the game's result, and the standings add it
 // (games), so it counts the same whether it came before the game was
@@ -63,8 +66,8 @@ func SetExtra(s State, e Extra) (State, error) {
 	if seat == 0 {
 		return s, refusef(rules.ErrBadTarget, "%q did not play game %s (round %d, table %d)", e.Player, e.Game, g.Round+1, g.Table+1)
 	}
-	if e.Points != 0 {
-		checked, err := scoring.CheckExtra(Scoring(), len(players), scoring.Extra{Seat: seat, Points: e.Points, Reason: e.Reason})
+	if e.Points != 0 || e.WorstMove {
+		checked, err := scoring.CheckExtra(Scoring(), len(players), scoring.Extra{Seat: seat, Points: e.Points, Reason: e.Reason, WorstMove: e.WorstMove})
 		if err != nil {
 			msg := err.Error()
 			if se, ok := scoring.AsError(err); ok {
@@ -76,7 +79,7 @@ func SetExtra(s State, e Extra) (State, error) {
 	}
 	n := s.clone()
 	n.Extras = slices.DeleteFunc(n.Extras, func(x Extra) bool { return x.Game == e.Game && x.Player == e.Player })
-	if e.Points != 0 {
+	if e.Points != 0 || e.WorstMove {
 		n.Extras = append(n.Extras, e)
 	}
 	return n, nil
@@ -148,7 +151,7 @@ func (s State) games(v Viewer) ([]scoring.GameResult, error) {
 			if seat == 0 {
 				return nil, fmt.Errorf("evening %s: an extra for %s, who is not in game %s", s.Code, e.Player, e.Game)
 			}
-			extras = append(extras, scoring.Extra{Seat: seat, Points: e.Points, Reason: e.Reason})
+			extras = append(extras, scoring.Extra{Seat: seat, Points: e.Points, Reason: e.Reason, WorstMove: e.WorstMove})
 		}
 		if len(extras) > 0 {
 			r, err := scoring.WithExtras(Scoring(), g.Result, extras)

@@ -249,11 +249,14 @@ type EveningAction struct {
 	Player string `json:"player,omitempty"`
 	// Name is a late player's, checked as a joining phone's is.
 	Name string `json:"name,omitempty"`
-	// Game, Points and Reason are an extra's: the room code of the game,
-	// the points (0 takes the player's extra in that game away) and why.
-	Game   string         `json:"game,omitempty"`
-	Points scoring.Points `json:"points,omitempty"`
-	Reason string         `json:"reason,omitempty"`
+	// Game, Points, WorstMove and Reason are an extra's: the room code of
+	// the game, the points, whether the referee names the player's worst
+	// move (which takes the auto-bonus away; points 0 and no worst move take
+	// the player's extra in that game away) and why.
+	Game      string         `json:"game,omitempty"`
+	Points    scoring.Points `json:"points,omitempty"`
+	WorstMove bool           `json:"worstMove,omitempty"`
+	Reason    string         `json:"reason,omitempty"`
 	// Table (from 1) and Moderator are a set_moderator's.
 	Table     int    `json:"table,omitempty"`
 	Moderator string `json:"moderator,omitempty"`
@@ -663,7 +666,7 @@ func change(a EveningAction) (func(it *eveningItem) error, error) {
 		if a.Game == "" || a.Player == "" {
 			return nil, refused(refuseField("extra: game must be the room code of a game of the evening, and player the id of one who played it"))
 		}
-		e := evening.Extra{Game: a.Game, Player: a.Player, Points: a.Points, Reason: a.Reason}
+		e := evening.Extra{Game: a.Game, Player: a.Player, Points: a.Points, Reason: a.Reason, WorstMove: a.WorstMove}
 		return state(func(st evening.State) (evening.State, error) { return evening.SetExtra(st, e) }), nil
 	case ActSetModerator:
 		return state(func(st evening.State) (evening.State, error) {

@@ -585,6 +585,18 @@ func TestEveningExtras(t *testing.T) {
 	}
 	wantStandings(t, svc, last)
 
+	// The worst move takes the player's auto-bonus in that game away, with
+	// or without points; taken back (no points, no worst move), it is gone.
+	worst := act(service.EveningAction{ID: "w1", Type: service.ActExtra, Game: g2.Game, Player: g2.Players[1], WorstMove: true, Reason: "shot his own Don"})
+	wantStandings(t, svc, worst)
+	bonus := scoring.FIIM().AutoBonus.Points
+	if got, was := standingOf(worst, g2.Players[1]), standingOf(last, g2.Players[1]); bonus <= 0 || got != was-bonus {
+		t.Errorf("%s has %s after a worst move, %s before; want the auto-bonus %s less", g2.Players[1], got, was, bonus)
+	}
+	if back := act(service.EveningAction{ID: "w2", Type: service.ActExtra, Game: g2.Game, Player: g2.Players[1]}); standingOf(back, g2.Players[1]) != standingOf(last, g2.Players[1]) {
+		t.Errorf("the worst move taken back: %s, want %s", standingOf(back, g2.Players[1]), standingOf(last, g2.Players[1]))
+	}
+
 	p, err := svc.JoinEvening(ctx, c.Code, service.EveningJoinRequest{Name: "Player 1"})
 	if err != nil {
 		t.Fatal(err)
@@ -604,6 +616,7 @@ func TestEveningExtras(t *testing.T) {
 		{service.EveningAction{ID: "r6", Type: service.ActExtra, Game: g1.Game, Player: g2.Players[0], Points: 10, Reason: "r"}, "bad_target"},
 		{service.EveningAction{ID: "r7", Type: service.ActExtra, Player: g1.Players[0], Points: 10, Reason: "r"}, "bad_field"},
 		{service.EveningAction{ID: "r8", Type: service.ActExtra, Game: g1.Game, Points: 10, Reason: "r"}, "bad_field"},
+		{service.EveningAction{ID: "r10", Type: service.ActExtra, Game: g1.Game, Player: g1.Players[0], WorstMove: true}, "invalid_extra"},
 	} {
 		refusedEvening(t, svc, c.Code, org, tc.a, tc.code)
 	}

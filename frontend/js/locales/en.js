@@ -868,6 +868,8 @@ export default {
   'evening.extra.player': 'Player',
   'evening.extra.points': 'Points (−0.7 to 0.7)',
   'evening.extra.reason': 'Reason',
+  'evening.extra.worst': 'Worst move (takes the 0.3 auto-bonus away)',
+  'evening.extra.worst_short': 'worst move',
   'evening.extra.button': 'Give the points',
   'evening.err.table_playing': 'A table is still playing: the next round starts once every game is over.',
   'evening.err.roster_too_small': 'Too few players to fill the tables under these rules.',

@@ -838,6 +838,8 @@ export default {
   'evening.extra.player': 'Jucător',
   'evening.extra.points': 'Puncte (de la −0,7 la 0,7)',
   'evening.extra.reason': 'Motivul',
+  'evening.extra.worst': 'Cea mai proastă mutare (anulează bonusul automat de 0,3)',
+  'evening.extra.worst_short': 'cea mai proastă mutare',
   'evening.extra.button': 'Acordă punctele',
   'evening.err.table_playing': 'La o masă încă se joacă: runda următoare începe după ce se încheie toate jocurile.',
   'evening.err.roster_too_small': 'Prea puțini jucători pentru a umple mesele după aceste reguli.',

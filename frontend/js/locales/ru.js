@@ -838,6 +838,8 @@ export default {
   'evening.extra.player': 'Игрок',
   'evening.extra.points': 'Баллы (от −0,7 до 0,7)',
   'evening.extra.reason': 'За что',
+  'evening.extra.worst': 'Худший ход (снимает автодоп 0,3)',
+  'evening.extra.worst_short': 'худший ход',
   'evening.extra.button': 'Начислить',
   'evening.err.table_playing': 'За одним из столов ещё играют: следующий тур начнётся, когда закончатся все игры.',
   'evening.err.roster_too_small': 'Слишком мало игроков, чтобы заполнить столы по этим правилам.',

@@ -838,6 +838,8 @@ export default {
   'evening.extra.player': 'Гравець',
   'evening.extra.points': 'Бали (від −0,7 до 0,7)',
   'evening.extra.reason': 'За що',
+  'evening.extra.worst': 'Найгірший хід (знімає автобонус 0,3)',
+  'evening.extra.worst_short': 'найгірший хід',
   'evening.extra.button': 'Нарахувати',
   'evening.err.table_playing': 'За одним зі столів ще грають: наступний тур почнеться, коли завершаться всі ігри.',
   'evening.err.roster_too_small': 'Замало гравців, щоб заповнити столи за цими правилами.',

@@ -386,8 +386,9 @@ export function eveningScreen(app, code, token) {
 
 // extraForm is the form of the referee's extra points: a player of groups
 // ([{label, seats: [{game, id, name}]}], one group a table), the points
-// within FIIM's bound and the reason a club reads out. f keeps what is typed
-// across redraws; send gets {game, player, points, reason}. The organiser's
+// within FIIM's bound, the worst move (which takes the player's auto-bonus
+// away) and the reason a club reads out. f keeps what is typed across
+// redraws; send gets {game, player, points, worstMove, reason}. The organiser's
 // page has it for every table of the round, a referee's console for its own
 // game (host.js).
 export function extraForm(t, groups, f, busy, send) {
@@ -405,12 +406,13 @@ export function extraForm(t, groups, f, busy, send) {
     const seat = seats[Number(f.seat)];
     const n = Number(String(f.points).replace(',', '.'));
     if (f.seat === '' || !seat || !Number.isFinite(n)) return;
-    send({ game: seat.game, player: seat.id, points: n, reason: f.reason.trim() });
+    send({ game: seat.game, player: seat.id, points: n, worstMove: !!f.worst, reason: f.reason.trim() });
   } },
   h('label', { class: 'field' }, h('span', { class: 'field-label' }, t('evening.extra.player')),
     h('select', { dataset: { focus: 'extra-seat' }, onchange: (e) => { f.seat = e.target.value; } }, h('option', { value: '' }, '—'), options)),
   h('label', { class: 'field' }, h('span', { class: 'field-label' }, t('evening.extra.points')),
     h('input', { type: 'number', step: '0.05', min: '-0.7', max: '0.7', inputmode: 'decimal', value: f.points, dataset: { focus: 'extra-points' }, oninput: (e) => { f.points = e.target.value; } })),
+  h('label', { class: 'choice ev-worst' }, h('input', { type: 'checkbox', checked: !!f.worst, dataset: { focus: 'extra-worst' }, onchange: (e) => { f.worst = e.target.checked; } }), ' ', t('evening.extra.worst')),
   h('label', { class: 'field' }, h('span', { class: 'field-label' }, t('evening.extra.reason')),
     h('input', { type: 'text', maxlength: '200', value: f.reason, dataset: { focus: 'extra-reason' }, oninput: (e) => { f.reason = e.target.value; } })),
   h('button', { type: 'submit', class: 'secondary', disabled: busy, dataset: { action: 'extra' } }, t('evening.extra.button')));

@@ -540,7 +540,8 @@ export function hostScreen(app, code, token) {
     if (!table) return null;
     const who = new Map((ev.players || []).map((p) => [p.id, p.name]));
     const given = (table.extras || []).map((x) => h('li', { dataset: { player: x.player } }, h('bdi', null, who.get(x.player) || x.player), ': ',
-      h('strong', null, new Intl.NumberFormat(t.lang, { maximumFractionDigits: 2, signDisplay: 'always' }).format(x.points)), ' · ', h('bdi', null, x.reason)));
+      h('strong', null, new Intl.NumberFormat(t.lang, { maximumFractionDigits: 2, signDisplay: 'always' }).format(x.points)),
+      x.worstMove ? ' · ' + t('evening.extra.worst_short') : null, ' · ', h('bdi', null, x.reason)));
     const groups = [{ label: t('evening.table', { table: table.table }), seats: table.players.map((id) => ({ game: code, id, name: who.get(id) || id })) }];
     return h('section', { class: 'panel ev-extra', dataset: { screen: 'referee_extras' } },
       h('h2', null, t('evening.extra')),

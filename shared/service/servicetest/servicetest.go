@@ -347,7 +347,7 @@ func ProtocolStandings(v evening.View, protocolOf func(game string) (protocol.Pr
 			}
 			var extras []scoring.Extra
 			for _, e := range t.Extras {
-				extras = append(extras, scoring.Extra{Seat: slices.Index(t.Players, e.Player) + 1, Points: e.Points, Reason: e.Reason})
+				extras = append(extras, scoring.Extra{Seat: slices.Index(t.Players, e.Player) + 1, Points: e.Points, Reason: e.Reason, WorstMove: e.WorstMove})
 			}
 			res, err := scoring.Game(p, evening.Scoring(), extras)
 			if err != nil {
