@@ -37,6 +37,16 @@ func (c serviceConn) Act(ctx context.Context, a rules.Action) (rules.View, time.
 	if errors.Is(err, service.ErrConflict) || errors.Is(err, service.ErrForbidden) {
 		return v, pollEvery, false, nil // the game moved on under the bot
 	}
+	if err != nil && service.As(err).Code == rules.ErrBadTarget.Code {
+		// A target the bot's last view offered, taken out from under it
+		// since (nominated by another a moment before, say): the rules
+		// answer 400 bad_target, and the app shows it and reads again. It
+		// is the game moving on only if a fresh view no longer offers it;
+		// a target still offered and refused is a fault.
+		if now, rerr := c.svc.Read(ctx, c.code, c.token); rerr == nil && !bot.Offers(now, a) {
+			return now, pollEvery, false, nil
+		}
+	}
 	if errors.Is(err, service.ErrBusy) {
 		// Ten devices at once on a slow machine can outlast the service's
 		// tries; the API answers 503 with Retry-After, and a client tries
