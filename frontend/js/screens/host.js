@@ -519,7 +519,8 @@ export function hostScreen(app, code, token) {
     h('div', { class: 'over-grid' },
       h('section', { class: 'panel' }, h('h2', null, t('over.roles')), rolesList(t, v)),
       h('section', { class: 'panel' }, h('h2', null, t('over.story')), storyList(t, v))),
-    h('div', { class: 'host-bar' }, protocolLink(t), h('a', { class: 'button secondary', href: '/' }, t('over.new')))];
+    h('div', { class: 'host-bar' }, protocolLink(t), h('a', { class: 'button secondary', href: '/' }, t('over.new')))]
+      .filter(Boolean); // append() would write a part this page has not (null) out as "null"
   }
 
   // refereeExtras is the referee's extra points at this game, given from
