@@ -4,7 +4,7 @@
 // which `sam local start-api` sends too) and the Lambda runtime loop.
 //
 // Nothing is done at init that can wait: the AWS configuration is loaded and the
-// DynamoDB client built on the first request (lazy), so a cold start
+// DynamoDB client built on the first request (lazyStore), so a cold start
 // costs the runtime's start and little more. Nothing of one game outlives its
 // request: only the store client and the service are kept.
 package lambdamain
@@ -36,13 +36,9 @@ func Run(function string) {
 // METRICS_NAMESPACE.
 func Handler(function string) http.Handler {
 	logger := slog.New(httpapi.NewLogHandler(os.Stdout))
-	games := &lazy{build: func(ctx context.Context) (*service.Service, error) {
-		st, err := store.NewDynamoFromEnv(ctx)
-		if err != nil {
-			return nil, err
-		}
-		return service.New(st, service.WithLogger(logger)), nil
-	}}
+	games := service.New(&lazyStore{build: func(ctx context.Context) (store.Store, error) {
+		return store.NewDynamoFromEnv(ctx)
+	}}, service.WithLogger(logger))
 	return viewersOwn(httpapi.New(httpapi.Config{
 		Games:              games,
 		Function:           function,
