@@ -260,7 +260,7 @@ func openReferee(t *testing.T, b *browser, srv *testServer, org *page, code, tok
 	var href string
 	org.eval(`document.querySelector('.ev-current .ev-table[data-table="1"] [data-action=console]').getAttribute('href')`, &href)
 	want := servicetest.Referee(readEvening(t, srv, code, token), 1)
-	if !strings.HasPrefix(href, "/#referee="+code+"&t=") || strings.Contains(href, token) || !strings.Contains(href, want) {
+	if !strings.HasPrefix(href, "/#referee="+code+"&table=1&t=") || strings.Contains(href, token) || !strings.Contains(href, want) {
 		t.Fatalf("table 1's console link %q: want the referee page with table 1's referee token, not the organiser's", href)
 	}
 	referee := b.newPage(t, "table 1's referee", 390, 844)

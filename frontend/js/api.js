@@ -263,11 +263,12 @@ export const organizer = {
   get: (code) => get('cs.organizer.' + code),
   set: (code, token) => set('cs.organizer.' + code, token),
 };
-// referee is a table's referee token per evening, kept by the phone that
-// opened the table's referee link; refereeGame names, for each game that
-// phone's console was taken to, the evening it belongs to, so that the
-// console's end leads back to the table's next round and the referee's page
-// takes the phone to each game once.
+// referee is a table's referee token, kept by the device that opened the
+// table's referee link, by evening and table ('CODE&table=N'); refereeGame
+// names, for each game that device's console was taken to, its evening and
+// table ({evening, table}), so that the console's end leads back to the
+// table's next round and the referee's page takes the device to each game
+// once.
 export const referee = {
   get: (code) => get('cs.referee.' + code),
   set: (code, token) => set('cs.referee.' + code, token),

@@ -101,17 +101,20 @@ function later(show) {
 // tokenPage opens the page of a link that carries its secret
 // (#name=CODE&t=TOKEN: a host's, an organiser's, a referee's): the token is
 // kept in store (localStorage) and taken out of the address, out of sight on
-// a shared screen, and a visit without it uses the one kept. kept, if given,
-// runs when a link brought a token.
-function tokenPage(hash, name, store, open, kept) {
+// a shared screen, and a visit without it uses the one kept. The parameters
+// named in also stay in the address and name the token kept with the code
+// (a referee's table: one laptop may hold every table's page in its tabs).
+// kept, if given, runs when a link brought a token.
+function tokenPage(hash, name, store, open, { kept, also = [] } = {}) {
   const code = api.normCode(hash.get(name));
   const token = hash.get('t');
+  const place = code + also.filter((k) => hash.get(k)).map((k) => `&${k}=${encodeURIComponent(hash.get(k))}`).join('');
   if (token) {
-    store.set(code, token);
+    store.set(place, token);
     if (kept) kept(code);
-    history.replaceState(null, '', `/#${name}=${code}`);
+    history.replaceState(null, '', `/#${name}=${place}`);
   }
-  open(code, token || store.get(code));
+  open(code, token || store.get(place));
 }
 
 function route() {
@@ -142,7 +145,7 @@ function route() {
   }
   if (hash.get('host')) {
     tokenPage(hash, 'host', api.host, (code, token) => later((m) => m.hostScreen(app, code, token)),
-      (code) => api.prefs.setLast({ code, kind: 'host' }));
+      { kept: (code) => api.prefs.setLast({ code, kind: 'host' }) });
     return;
   }
   if (hash.get('evening')) {
@@ -150,7 +153,7 @@ function route() {
     return;
   }
   if (hash.get('referee')) {
-    tokenPage(hash, 'referee', api.referee, (code, token) => later((m) => m.refereeScreen(app, code, token)));
+    tokenPage(hash, 'referee', api.referee, (code, token) => later((m) => m.refereeScreen(app, code, token)), { also: ['table'] });
     return;
   }
   if (hash.get('evening-screen')) {

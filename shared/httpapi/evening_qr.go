@@ -70,7 +70,7 @@ func (h *handler) refereeQR(w http.ResponseWriter, r *http.Request, code string)
 		h.fail(w, r, service.Refuse(service.ErrInvalid, "table must be the number of one of the evening's tables"))
 		return
 	}
-	svg, err := qrSVG(h.baseURL(r) + RefereeLink(v.Code, referee.Token))
+	svg, err := qrSVG(h.baseURL(r) + RefereeLink(v.Code, referee.Table, referee.Token))
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -80,9 +80,9 @@ func (h *handler) refereeQR(w http.ResponseWriter, r *http.Request, code string)
 }
 
 // RefereeLink is the path and fragment of a table's referee page
-// (frontend/js/app.js): the evening's code and the table's referee token, in
-// the fragment, which browsers never send. The page follows the table from
+// (frontend/js/app.js): the evening's code, the table and its referee token,
+// in the fragment, which browsers never send. The page follows the table from
 // round to round, to the console of its game in play.
-func RefereeLink(code, token string) string {
-	return "/#referee=" + code + "&t=" + url.QueryEscape(token)
+func RefereeLink(code string, table int, token string) string {
+	return "/#referee=" + code + "&table=" + strconv.Itoa(table) + "&t=" + url.QueryEscape(token)
 }

@@ -395,7 +395,7 @@ func TestEveningQR(t *testing.T) {
 	if referee.Status != 200 || referee.Header.Get("Cache-Control") != "no-store" {
 		t.Fatalf("table 2's referee QR: status %d, Cache-Control %q", referee.Status, referee.Header.Get("Cache-Control"))
 	}
-	wantQR(t, string(referee.Body), publicURL+RefereeLink(c.Code, servicetest.Referee(c.Evening, 2)))
+	wantQR(t, string(referee.Body), publicURL+RefereeLink(c.Code, 2, servicetest.Referee(c.Evening, 2)))
 	for _, tc := range []struct {
 		name, token, table string
 		status             int

@@ -304,7 +304,7 @@ export function eveningScreen(app, code, token) {
   // with the table's referee token, which hosts that table's games only.
   function refereeHref(v, table) {
     const r = (v.referees || []).find((x) => x.table === table);
-    return r ? `/#referee=${code}&t=${encodeURIComponent(r.token)}` : '#';
+    return r ? `/#referee=${code}&table=${table}&t=${encodeURIComponent(r.token)}` : '#';
   }
 
   // refereesPanel: who moderates each table from the next round on (the app,
@@ -617,7 +617,7 @@ export function eveningPhone(app, code, seatKey) {
   };
 }
 
-// refereeScreen is a table's referee page (/#referee=CODE, the table's
+// refereeScreen is a table's referee page (/#referee=CODE&table=N, the table's
 // referee token kept on this phone): a console link for the whole evening.
 // While the table's game of the round in play goes on it takes the phone to
 // that game's console, once a game (the console's end leads back here);
@@ -632,8 +632,8 @@ export function refereeScreen(app, code, token) {
     if (!api.prefs.lang() && v.lang && v.lang !== app.lang) app.setLang(v.lang, false);
     const r = (v.referees || [])[0];
     const game = r && r.game && (v.rounds[v.round - 1].tables.find((table) => table.game === r.game) || {});
-    if (game && !game.over && api.refereeGame.get(r.game) !== code) {
-      api.refereeGame.set(r.game, code);
+    if (game && !game.over && !api.refereeGame.get(r.game)) {
+      api.refereeGame.set(r.game, { evening: code, table: r.table });
       app.go(`/#host=${r.game}&t=${encodeURIComponent(token)}`);
       return;
     }

@@ -55,7 +55,8 @@ export function hostScreen(app, code, token) {
   // (evening.js, refereeScreen): the evening's code, the console's token
   // being the table's referee token. At the game's end the console gives
   // the referee's extra points (refereeExtras) and leads to the next round.
-  const evening = token ? api.refereeGame.get(code) : null;
+  const refereeOf = (token && api.refereeGame.get(code)) || {};
+  const evening = refereeOf.evening || null;
   const extras = { view: null, form: {}, busy: false, asked: false, given: null, error: null };
   let langPicked = false; // a language was picked on this page's menu
   let book = null; // the rules' schema (ruleBook), to name the rules a game changed
@@ -511,7 +512,7 @@ export function hostScreen(app, code, token) {
     // "play again".
     return [h('section', { class: ['winner', 'team-' + w], dataset: { screen: 'game_over' } }, h('h1', null, t('winner.' + w)),
       evening ? h('div', { class: 'again' },
-        h('a', { class: 'button primary big', href: `/#referee=${evening}&t=${encodeURIComponent(token)}`, dataset: { action: 'evening' } }, t('evening.referee.back'))) : null,
+        h('a', { class: 'button primary big', href: `/#referee=${evening}&table=${refereeOf.table}&t=${encodeURIComponent(token)}`, dataset: { action: 'evening' } }, t('evening.referee.back'))) : null,
       token && !evening ? h('div', { class: 'again' },
         h('button', { type: 'button', class: 'primary big', disabled: again, dataset: { action: 'again' }, onclick: playAgain }, '↻ ' + t('over.again')),
         h('p', { class: 'muted' }, t('over.again.help'))) : null),
