@@ -841,6 +841,7 @@ export default {
   'evening.referee.open': 'Open the console',
   'evening.referee.wait_first': 'The first round has not started. The table’s console opens here when it does.',
   'evening.referee.wait_next': 'The table’s game is over. The next round’s console opens here when the organiser starts it.',
+  'evening.referee.closed': 'No game at this table this round. The next round’s console opens here when the organiser starts it.',
   'evening.referee.over': 'Every round of the evening has been played.',
   'evening.referee.bad': 'This link is not a referee’s link of this evening. Ask the organiser for the table’s link.',
   'evening.referee.back': 'The evening: the table’s next round',

@@ -811,6 +811,7 @@ export default {
   'evening.referee.open': 'Deschide consola',
   'evening.referee.wait_first': 'Prima rundă nu a început. Consola mesei se deschide aici când începe.',
   'evening.referee.wait_next': 'Jocul de la masă s-a încheiat. Consola rundei următoare se deschide aici când organizatorul o începe.',
+  'evening.referee.closed': 'La această masă nu se joacă în runda aceasta. Consola rundei următoare se deschide aici când organizatorul o începe.',
   'evening.referee.over': 'Toate rundele serii au fost jucate.',
   'evening.referee.bad': 'Acesta nu este un link de arbitru al acestei seri. Cereți organizatorului linkul mesei.',
   'evening.referee.back': 'Seara: runda următoare a mesei',

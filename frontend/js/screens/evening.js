@@ -665,7 +665,9 @@ export function refereeScreen(app, code, token) {
         h('section', { class: 'card', dataset: { screen: 'evening_referee', table: r.table } },
           playing
             ? h('p', { class: 'ways' }, h('a', { class: 'button primary big', href: `/#host=${r.game}&t=${encodeURIComponent(token)}`, dataset: { action: 'console', game: r.game } }, t('evening.referee.open')))
-            : h('p', { class: 'big-line', role: 'status' }, t(!view.round ? 'evening.referee.wait_first' : left ? 'evening.referee.wait_next' : 'evening.referee.over'))),
+            : h('p', { class: 'big-line', role: 'status' }, t(!view.round ? 'evening.referee.wait_first'
+              : !r.game && left ? 'evening.referee.closed' // too few players for every table this round
+                : left ? 'evening.referee.wait_next' : 'evening.referee.over'))),
         h('section', { class: 'panel' }, h('h2', null, t('evening.standings')), standingsOf(t, view))];
     }
     replace(app.root, bar, h('main', { class: 'evening referee', dataset: { screen: 'evening_referee_page', round: view ? view.round : '' } }, content));
