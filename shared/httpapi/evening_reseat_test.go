@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"bytes"
-	"encoding/base64"
 	"encoding/json"
 	"net/http"
 	"strings"
@@ -10,6 +9,7 @@ import (
 	"time"
 
 	"citysleeps/shared/httpapi/apitest"
+	"citysleeps/shared/rules"
 	"citysleeps/shared/service"
 )
 
@@ -51,27 +51,12 @@ func TestEveningReseatThroughTheAPI(t *testing.T) {
 	if len(fields) != 5 || raw.Reseat["target"] == nil || raw.Reseat["key"] == nil || raw.Reseat["url"] == nil || raw.Reseat["qr"] == nil || raw.Reseat["expiresAt"] == nil {
 		t.Errorf("the link's fields %v, want target, key, url, qr, expiresAt", fields)
 	}
-	var v struct {
-		Reseat struct {
-			Target, Key, URL, QR string
-			ExpiresAt            time.Time
-		}
-	}
+	var v struct{ Reseat rules.SeatLink }
 	if err := json.Unmarshal(res.Body, &v); err != nil {
 		t.Fatal(err)
 	}
 	l := v.Reseat
-	if l.Target != "p4" || len(l.Key) != 24 || !l.ExpiresAt.Equal(e.clock.Now().Add(10*time.Minute)) {
-		t.Fatalf("the link %+v", l)
-	}
-	if want := publicURL + "/evening/" + c.Code + "#seat=" + l.Key; l.URL != want {
-		t.Errorf("the link's address %q, want %q", l.URL, want)
-	}
-	svg, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(l.QR, "data:image/svg+xml;base64,"))
-	if !strings.HasPrefix(l.QR, "data:image/svg+xml;base64,") || err != nil {
-		t.Fatalf("the link's QR code %.60q: %v", l.QR, err)
-	}
-	wantQR(t, string(svg), l.URL)
+	e.wantSeatLink(t, l, "p4", "/evening/"+c.Code)
 	again := e.actEvening(c.Code, c.OrganizerToken, `{"type":"reseat","player":"p4","id":"rs1"}`)
 	for who, b := range map[string][]byte{
 		"the reseat sent again": again.Body,

@@ -90,18 +90,11 @@ func reseatThroughTheAPI(t *testing.T, moderator string) {
 	res := e.Act(c.Code, c.HostToken, rules.Action{ID: "r1", Type: rules.ActReseat, Target: "p4"})
 	var host apitest.View
 	e.Expect(res, http.StatusOK, &host)
-	l := host.Reseat
-	if l == nil || l.Target != "p4" || len(l.Key) != 24 || !l.ExpiresAt.Equal(e.clock.Now().Add(10*time.Minute)) {
-		t.Fatalf("the link %+v", l)
+	if host.Reseat == nil {
+		t.Fatal("no link in the host's answer")
 	}
-	if want := publicURL + "/join/" + c.Code + "#seat=" + l.Key; l.URL != want {
-		t.Errorf("the link's address %q, want %q", l.URL, want)
-	}
-	svg, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(l.QR, "data:image/svg+xml;base64,"))
-	if !strings.HasPrefix(l.QR, "data:image/svg+xml;base64,") || err != nil {
-		t.Fatalf("the link's QR code %.60q: %v", l.QR, err)
-	}
-	wantQR(t, string(svg), l.URL)
+	l := *host.Reseat
+	e.wantSeatLink(t, l, "p4", "/join/"+c.Code)
 	during := e.seatBodies(c.Code, tokens)
 	during["old"] = e.Do(apitest.Request{Method: "GET", Path: "/api/games/" + c.Code, Token: old}).Body
 	during["host"] = e.Do(apitest.Request{Method: "GET", Path: "/api/games/" + c.Code, Token: c.HostToken}).Body
@@ -180,4 +173,22 @@ func TestReseatAnswerOnly(t *testing.T) {
 	if v, _ := e.Read(code, ""); v.Reseat != nil || v.Moving != nil {
 		t.Errorf("the screen's read: link %+v, moving %v", v.Reseat, v.Moving)
 	}
+}
+
+// wantSeatLink fails t unless l is a link that moves target's place to
+// another device for ten minutes from now, at page with its key in the
+// fragment ({page}#seat={key}), and carries the QR code of that address.
+func (e *env) wantSeatLink(t *testing.T, l rules.SeatLink, target, page string) {
+	t.Helper()
+	if l.Target != target || len(l.Key) != 24 || !l.ExpiresAt.Equal(e.clock.Now().Add(10*time.Minute)) {
+		t.Fatalf("the link %+v", l)
+	}
+	if want := publicURL + page + "#seat=" + l.Key; l.URL != want {
+		t.Errorf("the link's address %q, want %q", l.URL, want)
+	}
+	svg, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(l.QR, "data:image/svg+xml;base64,"))
+	if !strings.HasPrefix(l.QR, "data:image/svg+xml;base64,") || err != nil {
+		t.Fatalf("the link's QR code %.60q: %v", l.QR, err)
+	}
+	wantQR(t, string(svg), l.URL)
 }
