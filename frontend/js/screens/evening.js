@@ -31,6 +31,19 @@ function follow(code, token, onView, onFatal) {
   };
 }
 
+// takeLang shows the page in the evening's language, unless this browser
+// chose one.
+function takeLang(app, v) {
+  if (!api.prefs.lang() && v.lang && v.lang !== app.lang) app.setLang(v.lang, false);
+}
+
+// actionError words the refusal of an action on the evening (the
+// organiser's, or a referee's extra points from the console).
+export function actionError(app, res) {
+  const c = api.errorCode(res);
+  return app.t.has('evening.err.' + c) ? app.t('evening.err.' + c) : res.status === 0 ? app.t('err.network') : api.errorMessage(res) || app.t('err.generic');
+}
+
 // freeNames are the roster's names that no phone has taken, to take with a tap.
 const freeNames = (v) => v.players.filter((p) => !p.joined && !p.absent);
 
@@ -146,7 +159,7 @@ export function eveningScreen(app, code, token) {
     return follow(code, token, (v) => {
       view = v;
       if (link && token && !(v.moving || []).includes(link.target)) link = null; // taken, or closed
-      if (!api.prefs.lang() && v.lang && v.lang !== app.lang) app.setLang(v.lang, false);
+      takeLang(app, v);
       // After the last round the games are counted for good: a read shows
       // them counted, but only a write keeps them past their own 48 hours.
       if (token && v.round === v.roundCount && roundOver(v) && !recorded) {
@@ -176,8 +189,7 @@ export function eveningScreen(app, code, token) {
       watch.poller.accept(res.body);
       view = res.body;
     } else {
-      const c = api.errorCode(res);
-      error = app.t.has('evening.err.' + c) ? app.t('evening.err.' + c) : res.status === 0 ? app.t('err.network') : api.errorMessage(res) || app.t('err.generic');
+      error = actionError(app, res);
     }
     render();
     return res;
@@ -466,7 +478,7 @@ export function eveningPhone(app, code, seatKey) {
     if (watch) watch.stop();
     watch = follow(code, token, (v) => {
       view = v;
-      if (!api.prefs.lang() && v.lang && v.lang !== app.lang) app.setLang(v.lang, false);
+      takeLang(app, v);
       const you = v.you;
       const place = you && you.game ? (v.rounds[v.round - 1].tables.find((table) => table.game === you.game) || {}) : {};
       if (you && you.game && you.gameToken && !place.over && seat.went !== you.game) {
@@ -629,7 +641,7 @@ export function refereeScreen(app, code, token) {
   let fatal = null;
   const watch = follow(code, token, (v) => {
     view = v;
-    if (!api.prefs.lang() && v.lang && v.lang !== app.lang) app.setLang(v.lang, false);
+    takeLang(app, v);
     const r = (v.referees || [])[0];
     const game = r && r.game && (v.rounds[v.round - 1].tables.find((table) => table.game === r.game) || {});
     if (game && !game.over && !api.refereeGame.get(r.game)) {

@@ -10,7 +10,7 @@ import { countdown, timeSignal, remaining } from '../format.js';
 import { roleKey, makeT } from '../i18n.js';
 import { ruleBook, rulesName } from '../options.js';
 import { publicPart } from '../view.js';
-import { extraForm } from './evening.js';
+import { extraForm, actionError } from './evening.js';
 import { isolate, playerIndex, playerLabel, eventText, voteLines, lastVote, announcements, tidy, nextStepText, seatsDrawn, SPOKEN } from '../story.js';
 import {
   topbar, timer, closingLine, phaseTitle, phaseKey, withLink, seatList, storyList, rolesList, noticeBox, stepData, morningCard, seatingCard, nextLine, soundBar, targetButtons, ICON,
@@ -562,8 +562,7 @@ export function hostScreen(app, code, token) {
       extras.view = res.body;
       extras.form = {};
     } else {
-      const c = api.errorCode(res);
-      extras.error = app.t.has('evening.err.' + c) ? app.t('evening.err.' + c) : res.status === 0 ? app.t('err.network') : api.errorMessage(res) || app.t('err.generic');
+      extras.error = actionError(app, res);
     }
     render();
   }
