@@ -103,9 +103,16 @@ func (p *page) fatalf(format string, args ...any) {
 	p.t.Fatalf("%s: %s", p.name, fmt.Sprintf(format, args...))
 }
 
+// cdpLimit stops one call to the browser that hangs: an evaluation, a tap or
+// a screenshot answers in milliseconds and a navigation or a PDF in seconds,
+// even beside a busy core, so only a hung browser takes a minute. What a
+// test waits for on a page has its own bound, from what the app promises
+// (waitWithin).
+const cdpLimit = time.Minute
+
 func (p *page) navigate(url string) {
 	p.t.Helper()
-	ctx, cancel := context.WithTimeout(p.ctx, 30*time.Second)
+	ctx, cancel := context.WithTimeout(p.ctx, cdpLimit)
 	defer cancel()
 	if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
 		p.fatalf("navigate %s: %v", url, err)
@@ -114,7 +121,7 @@ func (p *page) navigate(url string) {
 
 func (p *page) reload() {
 	p.t.Helper()
-	ctx, cancel := context.WithTimeout(p.ctx, 30*time.Second)
+	ctx, cancel := context.WithTimeout(p.ctx, cdpLimit)
 	defer cancel()
 	if err := chromedp.Do(ctx, chromedp.Reload()); err != nil {
 		p.fatalf("reload: %v", err)
@@ -132,7 +139,7 @@ func (p *page) eval(script string, out any) {
 
 // tryEval is eval that hands its error back.
 func (p *page) tryEval(script string, out any) error {
-	ctx, cancel := context.WithTimeout(p.ctx, 20*time.Second)
+	ctx, cancel := context.WithTimeout(p.ctx, cdpLimit)
 	defer cancel()
 	raw, err := chromedp.Run(ctx, chromedp.Evaluate[[]byte](script, chromedp.EvalAwaitPromise))
 	if err != nil {
@@ -191,7 +198,7 @@ func (p *page) failed(format string, args ...any) {
 	name := "failed-" + strings.NewReplacer("/", "-", " ", "-").Replace(p.t.Name()+"-"+p.name)
 	p.screenshot(name)
 	var text string
-	ctx, cancel := context.WithTimeout(p.ctx, 20*time.Second)
+	ctx, cancel := context.WithTimeout(p.ctx, cdpLimit)
 	defer cancel()
 	if got, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.body ? document.body.innerText : ''`)); err == nil {
 		text = got
@@ -232,7 +239,7 @@ func (p *page) tap(sel string) bool {
 	})()`, sel), &at)
 	if at.Why == "wake" {
 		// A wake card is up: a finger taps it away first, as a person would.
-		ctx, cancel := context.WithTimeout(p.ctx, 10*time.Second)
+		ctx, cancel := context.WithTimeout(p.ctx, cdpLimit)
 		defer cancel()
 		if err := chromedp.Do(ctx, chromedp.MouseClickXY(at.X, at.Y)); err != nil {
 			p.fatalf("tap the wake card away: %v", err)
@@ -242,7 +249,7 @@ func (p *page) tap(sel string) bool {
 	if !at.OK {
 		return false
 	}
-	ctx, cancel := context.WithTimeout(p.ctx, 10*time.Second)
+	ctx, cancel := context.WithTimeout(p.ctx, cdpLimit)
 	defer cancel()
 	if err := chromedp.Do(ctx, chromedp.MouseClickXY(at.X, at.Y)); err != nil {
 		p.fatalf("tap %s: %v", sel, err)
@@ -291,7 +298,7 @@ func (p *page) tapUntil(sel, what string, done func() bool) {
 // typeInto types text into the field sel, key by key.
 func (p *page) typeInto(sel, text string) {
 	p.t.Helper()
-	ctx, cancel := context.WithTimeout(p.ctx, 10*time.Second)
+	ctx, cancel := context.WithTimeout(p.ctx, cdpLimit)
 	defer cancel()
 	p.eval(fmt.Sprintf(`(() => { const el = document.querySelector(%q); el.value = ''; el.dispatchEvent(new Event('input')); })()`, sel), nil)
 	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(sel)), chromedp.SendKeys(chromedp.CSS(sel), text)); err != nil {
@@ -348,7 +355,7 @@ func (p *page) centre(sel string) (x, y float64) {
 // lifts it.
 func (p *page) finger(typ input.DispatchMouseEventType, x, y float64, down bool) {
 	p.t.Helper()
-	ctx, cancel := context.WithTimeout(p.ctx, 10*time.Second)
+	ctx, cancel := context.WithTimeout(p.ctx, cdpLimit)
 	defer cancel()
 	ev := chromedp.MouseEvent(typ, x, y, func(e *input.DispatchMouseEventParams) {
 		if down || typ == input.DispatchMouseEventTypeMouseReleased {
@@ -395,7 +402,7 @@ func (p *page) review(name string) {
 // screenshot saves what the page shows now as ARTIFACTS_DIR/<name>.png.
 func (p *page) screenshot(name string) {
 	p.t.Helper()
-	ctx, cancel := context.WithTimeout(p.ctx, 20*time.Second)
+	ctx, cancel := context.WithTimeout(p.ctx, cdpLimit)
 	defer cancel()
 	// Let the last render and the fonts settle.
 	_, _ = chromedp.Run(ctx, chromedp.Evaluate[chromedp.Void](`new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))`, chromedp.EvalAwaitPromise))

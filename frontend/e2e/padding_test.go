@@ -165,7 +165,7 @@ func watch(p *page) *traffic {
 	if err := chromedp.Listen(p.ctx, tr.event); err != nil {
 		p.fatalf("listen: %v", err)
 	}
-	ctx, cancel := context.WithTimeout(p.ctx, 10*time.Second)
+	ctx, cancel := context.WithTimeout(p.ctx, cdpLimit)
 	defer cancel()
 	enable := chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
 		_, err := cdp.Call(ctx, tg, network.Enable, network.EnableParams{})

@@ -138,7 +138,7 @@ func mapKeys(m map[string]string) func(func(string) bool) {
 // returns the PDF and its number of pages.
 func (p *page) printPDF() ([]byte, int) {
 	p.t.Helper()
-	ctx, cancel := context.WithTimeout(p.ctx, 30*time.Second)
+	ctx, cancel := context.WithTimeout(p.ctx, cdpLimit)
 	defer cancel()
 	css := true
 	pdf, err := chromedp.Run(ctx, chromedp.Action[[]byte](func(ctx context.Context, tg *chromedp.Target) ([]byte, error) {
@@ -165,7 +165,7 @@ func (p *page) printPreview(name string) {
 			return err
 		}))
 	}
-	ctx, cancel := context.WithTimeout(p.ctx, 30*time.Second)
+	ctx, cancel := context.WithTimeout(p.ctx, cdpLimit)
 	defer cancel()
 	if err := chromedp.Do(ctx, media("print", 718, 1047)); err != nil {
 		p.fatalf("print media: %v", err)

@@ -117,7 +117,7 @@ func (s *studio) capture(p *page, scene, ready string, checks ...func() []string
 		if !reviewShots() {
 			continue
 		}
-		ctx, cancel := context.WithTimeout(p.ctx, 20*time.Second)
+		ctx, cancel := context.WithTimeout(p.ctx, cdpLimit)
 		png, err := fullScreenshot(ctx)
 		cancel()
 		if err != nil {

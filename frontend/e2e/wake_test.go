@@ -217,7 +217,7 @@ func checkShowsNothing(t *testing.T, p *page) wakeShown {
 		t.Errorf("the video takes a place in the layout (%s) or a tap (pointer-events %s, hit %v)", s.Position, s.PointerEvents, s.Hit)
 	}
 	// Out of the accessibility tree, as Chromium builds it.
-	ctx, cancel := context.WithTimeout(p.ctx, 10*time.Second)
+	ctx, cancel := context.WithTimeout(p.ctx, cdpLimit)
 	defer cancel()
 	nodes, err := chromedp.Run(ctx, chromedp.Nodes(chromedp.CSS(`#keep-awake`)))
 	if err != nil || len(nodes) != 1 {

@@ -78,7 +78,8 @@ func stepperPace(_ context.Context, _ rules.View, _ rules.Action, since time.Tim
 func TestDevicesPlayEveryPreset(t *testing.T) {
 	for _, preset := range rules.Presets {
 		t.Run(preset, func(t *testing.T) {
-			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			// A game takes a few seconds; its deadline only stops a hung one.
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 			defer cancel()
 			svc := service.New(store.NewMemory(), service.WithLogger(slog.New(slog.DiscardHandler)))
 			c, err := svc.Create(ctx, service.CreateRequest{Preset: preset, Options: json.RawMessage(`{"handOver":0}`)})

@@ -126,7 +126,7 @@ func queueBehind(t *testing.T, svc *service.Service, st *gatedStore, code string
 	wg.Go(sends[0])
 	select {
 	case <-arrived:
-	case <-time.After(10 * time.Second):
+	case <-time.After(hangAfter):
 		t.Fatal("the first send never wrote")
 	}
 	for i, send := range sends[1:] {
@@ -139,12 +139,16 @@ func queueBehind(t *testing.T, svc *service.Service, st *gatedStore, code string
 	}
 }
 
-// waitFor waits until cond holds, or fails t after a while.
+// hangAfter stops a wait for what comes within milliseconds (a queued write,
+// a send that returns): only a hang waits a minute, however busy the machine.
+const hangAfter = time.Minute
+
+// waitFor waits until cond holds, or fails t if it hangs (hangAfter).
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	for deadline := time.Now().Add(10 * time.Second); !cond(); time.Sleep(100 * time.Microsecond) {
+	for deadline := time.Now().Add(hangAfter); !cond(); time.Sleep(100 * time.Microsecond) {
 		if time.Now().After(deadline) {
-			t.Fatalf("waited in vain for %s", what)
+			t.Fatalf("waited %v in vain for %s", hangAfter, what)
 		}
 	}
 }

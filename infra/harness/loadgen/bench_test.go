@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"sync"
 	"testing"
-	"time"
 
 	"citysleeps/shared/bot"
 	"citysleeps/shared/rules"
@@ -230,7 +229,7 @@ func BenchmarkLoad(b *testing.B) {
 	for i := 0; b.Loop(); i++ {
 		target.Meter.Reset()
 		res, err := Run(context.Background(), Config{URL: target.URL, Meter: target.Meter, Games: games, Speed: 8, Burst: true,
-			GameTimeout: 5 * time.Minute, FirstSource: 60000 + i*games*11})
+			GameTimeout: hungAfter, FirstSource: 60000 + i*games*11})
 		if err != nil {
 			b.Fatal(err)
 		}

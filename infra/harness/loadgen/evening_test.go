@@ -57,7 +57,7 @@ func playEvening(t *testing.T, target *Target, firstSource int) {
 	}
 	cfg := EveningConfig{Evenings: 1, Players: scale(10, 40), Tables: scale(2, 4), Rounds: scale(2, 3),
 		Bots: Config{URL: target.URL, Meter: target.Meter, Presets: []string{preset}, Speed: testSpeed, Burst: true,
-			FirstSource: firstSource, GameTimeout: time.Duration(scale(2, 5)) * time.Minute},
+			FirstSource: firstSource, GameTimeout: hungAfter},
 		Progress: func(_, round int, games []GameResult) {
 			for _, g := range games {
 				t.Logf("round %d: game %s over (%s) on day %d after %.1f s", round+1, g.Code, g.Winner, g.Days, g.Took.Seconds())

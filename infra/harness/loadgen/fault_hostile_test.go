@@ -257,7 +257,7 @@ func TestFaultHostileInput(t *testing.T) {
 	byStatus := map[string]int{}
 	bad := map[string]string{}
 	var wg sync.WaitGroup
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), hungAfter)
 	defer cancel()
 	const workers = 16
 	for w := range workers {

@@ -93,7 +93,7 @@ func (c *child) start() {
 	c.starts++
 	c.mu.Unlock()
 	go func() { cmd.Wait(); close(exited) }()
-	deadline := time.Now().Add(15 * time.Second)
+	deadline := time.Now().Add(time.Minute)
 	for {
 		r, err := http.Get(c.URL() + "/api/health")
 		if err == nil {
@@ -108,7 +108,7 @@ func (c *child) start() {
 		default:
 		}
 		if time.Now().After(deadline) {
-			c.t.Fatalf("server not healthy after 15 s: %v\n%s", err, c.log())
+			c.t.Fatalf("server not healthy after a minute: %v\n%s", err, c.log())
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
