@@ -47,6 +47,9 @@ type State struct {
 	// Results are the finished games, scored, each recorded once (Record),
 	// as scored without the referee's extra points: those are in Extras.
 	Results []scoring.GameResult `json:"results,omitempty"`
+	// Uncounted are the finished games that could not be counted (Record),
+	// each with why: the round goes on without their points.
+	Uncounted []Uncounted `json:"uncounted,omitempty"`
 	// Extras are the referee's extra points (SetExtra), at most one for a
 	// player in a game, whether the game is recorded yet or not; the
 	// standings add them to their games' results (games).
@@ -312,9 +315,26 @@ func Pending(s State) []Game {
 	return out
 }
 
-// Recorded reports whether the game with this room code is recorded.
+// Recorded reports whether the game with this room code is recorded: counted
+// in the standings, or found over and left out (Uncounted).
 func (s State) Recorded(code string) bool {
-	return slices.ContainsFunc(s.Results, func(g scoring.GameResult) bool { return g.Result.Code == code })
+	return slices.ContainsFunc(s.Results, func(g scoring.GameResult) bool { return g.Result.Code == code }) ||
+		s.uncounted(code) != ""
+}
+
+// Uncounted is a finished game of the evening that could not be counted, and
+// why, in words for the organiser.
+type Uncounted struct {
+	Code string `json:"code"`
+	Why  string `json:"why"`
+}
+
+// uncounted is why the game with this room code was left out, or "".
+func (s State) uncounted(code string) string {
+	if i := slices.IndexFunc(s.Uncounted, func(u Uncounted) bool { return u.Code == code }); i >= 0 {
+		return s.Uncounted[i].Why
+	}
+	return ""
 }
 
 // Record adds a finished game of the evening, scored (scoring.Game), and
@@ -322,6 +342,12 @@ func (s State) Recorded(code string) bool {
 // however many requests find it over, so each game counts once. The seats'
 // players are the game's ids ("p3" sat down third at the table), which Record
 // turns into the evening's by the round's seating.
+//
+// A game whose seats are not exactly the ones the seating made (which the
+// seated lobby, rules.State.Seated, leaves no way to, but a game stored
+// before it could have) is recorded as Uncounted, with why: its points would
+// go to someone who did not play them, and the evening goes on without them
+// rather than stop.
 func Record(s State, r scoring.Result) (State, bool, error) {
 	if s.Recorded(r.Code) {
 		return s, false, nil
@@ -334,18 +360,32 @@ func Record(s State, r scoring.Result) (State, bool, error) {
 	if err != nil {
 		return s, false, err
 	}
-	table := seated[g.Table]
+	players, why := seatsOf(seated[g.Table], r)
+	n := s.clone()
+	if why != "" {
+		n.Uncounted = append(n.Uncounted, Uncounted{Code: r.Code,
+			Why: fmt.Sprintf("table %d of round %d: %s, so its points are left out of the standings", g.Table+1, g.Round+1, why)})
+		return n, true, nil
+	}
+	n.Results = append(n.Results, scoring.GameResult{Number: s.Number(g), Players: players, Result: r})
+	return n, true, nil
+}
+
+// seatsOf turns the game's seats into the evening's players of its table (in
+// seating order), or says why they are not exactly that table.
+func seatsOf(table []string, r scoring.Result) ([]string, string) {
+	if len(r.Seats) != len(table) {
+		return nil, fmt.Sprintf("the game had %d players, the seating %d", len(r.Seats), len(table))
+	}
 	players := make([]string, len(r.Seats))
 	for i, seat := range r.Seats {
 		n, err := strconv.Atoi(seat.Player[min(1, len(seat.Player)):])
-		if err != nil || n < 1 || n > len(table) {
-			return s, false, fmt.Errorf("evening %s: game %s has player %q, not one the evening seated", s.Code, r.Code, seat.Player)
+		if err != nil || n < 1 || n > len(table) || seat.Player[0] != 'p' || slices.Contains(players, table[n-1]) {
+			return nil, fmt.Sprintf("%q sat in seat %d, whom the seating did not put there", seat.Name, seat.Seat)
 		}
 		players[i] = table[n-1]
 	}
-	n := s.clone()
-	n.Results = append(n.Results, scoring.GameResult{Number: s.Number(g), Players: players, Result: r})
-	return n, true, nil
+	return players, ""
 }
 
 // find is the started game with the room code.
@@ -368,6 +408,7 @@ func (s State) clone() State {
 	n.Players = slices.Clone(s.Players)
 	n.Played = slices.Clone(s.Played)
 	n.Results = slices.Clone(s.Results)
+	n.Uncounted = slices.Clone(s.Uncounted)
 	n.Extras = slices.Clone(s.Extras)
 	n.Moderators = slices.Clone(s.Moderators)
 	return n

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"citysleeps/shared/evening"
@@ -179,8 +180,17 @@ func TestRounds(t *testing.T) {
 	if _, _, err := evening.Record(s, result("NOTOUR", 10)); err == nil {
 		t.Error("a game not of the evening was recorded")
 	}
-	if _, _, err := evening.Record(s, result("GAME1A", 11)); err == nil {
-		t.Error("a game with a player the evening did not seat was recorded")
+	// A game with a player the seating did not make is over but left out of
+	// the standings, with why, and the evening goes on (its next round).
+	odd, recorded, err := evening.Record(s, result("GAME1A", 11))
+	if err != nil || !recorded || len(odd.Results) != len(s.Results) || !odd.Recorded("GAME1A") {
+		t.Errorf("a game with a player the evening did not seat: recorded %v, %d results, %v", recorded, len(odd.Results), err)
+	}
+	if tb := must[evening.View](t)(evening.ViewOf(odd, evening.Public)).Rounds[0].Tables[0]; !tb.Over || !strings.Contains(tb.Uncounted, "the seating 10") {
+		t.Errorf("the uncounted game in the view: over %v, %q", tb.Over, tb.Uncounted)
+	}
+	if r, err := evening.NextRound(odd); err != nil || r != 1 {
+		t.Errorf("round 2 after an uncounted game: %d, %v", r, err)
 	}
 	s = must[evening.State](t)(func() (evening.State, error) {
 		s, _, err := evening.Record(s, result("GAME1A", 10))

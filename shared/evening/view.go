@@ -75,11 +75,15 @@ type RoundView struct {
 type TableView struct {
 	Table int    `json:"table"`
 	Game  string `json:"game,omitempty"`
-	// Over: the game has ended and is counted in the standings (the
-	// organiser's page starts the next round once every table is over). A
-	// game's end is public: its own view shows it to anyone.
-	Over    bool     `json:"over,omitempty"`
-	Players []string `json:"players"`
+	// Over: the game has ended and is counted in the standings, or left out
+	// of them (Uncounted); the organiser's page starts the next round once
+	// every table is over. A game's end is public: its own view shows it to
+	// anyone.
+	Over bool `json:"over,omitempty"`
+	// Uncounted says why a game that ended could not be counted (State.
+	// Uncounted): the organiser's page shows it beside the table.
+	Uncounted string   `json:"uncounted,omitempty"`
+	Players   []string `json:"players"`
 	// Extras are the referee's extra points at this game, in seat order,
 	// left out where the viewer may not see the round's points (State.Hides).
 	Extras []Extra `json:"extras,omitempty"`
@@ -145,6 +149,7 @@ func ViewOf(s State, v Viewer) (View, error) {
 				if r < len(s.Played) {
 					rv.Tables[t].Game = s.Played[r][t]
 					rv.Tables[t].Over = s.Recorded(rv.Tables[t].Game)
+					rv.Tables[t].Uncounted = s.uncounted(rv.Tables[t].Game)
 					if !s.Hides(v, r) {
 						rv.Tables[t].Extras = s.extrasOf(rv.Tables[t].Game, players)
 					}

@@ -12,6 +12,9 @@ func Again(s State, code string, now time.Time) (State, error) {
 	if s.Phase.Name != PhaseGameOver {
 		return State{}, refusal(ErrWrongPhase, "the game is not over yet")
 	}
+	if s.Seated {
+		return State{}, refusal(ErrSeated, "the evening seats this table's next game, in its next round")
+	}
 	n, err := New(code, s.Rules, s.Moderator, s.Lang, now)
 	if err != nil {
 		return State{}, err

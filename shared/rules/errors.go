@@ -57,6 +57,7 @@ var (
 	ErrNameTaken      = refuse(Conflict, "name_taken", "that name is already at the table")
 	ErrPaused         = refuse(Conflict, "paused", "the game is paused")
 	ErrLocked         = refuse(Conflict, "lobby_locked", "the host has locked the table: nobody new can join")
+	ErrSeated         = refuse(Conflict, "table_seated", "an evening seated this table: nobody new joins it, nobody leaves it, and its rules are the evening's")
 	ErrBanned         = refuse(Forbidden, "banned", "the host has sent this device away from the table")
 )
 

@@ -60,6 +60,17 @@ func (s *State) stepOptions() []Option {
 		// for a script that cannot wait (docs/API.md).
 		return []Option{{Type: ActAdvance}}
 	}
+	if s.Phase.Name == PhaseLobby && s.Seated {
+		// The evening decided who sits here and by which rules (Seated).
+		opts := []Option{{Type: ActManiacSide}}
+		if len(all) > 0 {
+			opts = append(opts, Option{Type: ActSeat, Targets: all})
+		}
+		if s.Rules.ValidateTable(len(s.Players)) == nil {
+			opts = append(opts, Option{Type: ActStart})
+		}
+		return opts
+	}
 	if s.Phase.Name == PhaseLobby {
 		opts := []Option{{Type: ActConfigure}, {Type: ActManiacSide}, {Type: ActLock}}
 		if s.Locked {
@@ -94,6 +105,9 @@ func (s *State) stepOptions() []Option {
 
 func (s *State) playerOptions(p *Player) []Option {
 	if s.Phase.Name == PhaseLobby {
+		if s.Seated {
+			return nil // the evening's seat is left by the evening's roster (its absent mark)
+		}
 		return []Option{{Type: ActLeave}}
 	}
 	var opts []Option

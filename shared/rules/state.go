@@ -56,6 +56,13 @@ type State struct {
 	// can tag a view without writing the advanced state back.
 	Ticks int `json:"ticks,omitempty"`
 
+	// Seated: the table was seated from outside the game, by an evening's
+	// seating (which draws the seats for the whole evening and keeps each
+	// place's points): its lobby takes no new player, and nobody leaves it,
+	// is sent away, or changes its rules. A place moves to another device
+	// only (ActReseat), so each seat stays the person the seating put there.
+	Seated bool `json:"seated,omitempty"`
+
 	// Lobby state, forgotten at the start: joins are closed from then on.
 	Locked bool     `json:"locked,omitempty"` // the host closed the lobby to new players
 	Banned []string `json:"banned,omitempty"` // device keys the host banned, oldest first (at most MaxBanned)

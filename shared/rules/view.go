@@ -73,6 +73,9 @@ type PhaseView struct {
 	Paused     bool       `json:"paused"`
 	// Locked: the host has closed the lobby to new players.
 	Locked bool `json:"locked,omitempty"`
+	// Seated: the lobby was seated by an evening, and takes no one else
+	// (State.Seated): no page invites a join.
+	Seated bool `json:"seated,omitempty"`
 	// Full: the lobby seats as many players as the rules take (MaxPlayers),
 	// so that a join page says so before it asks for a name.
 	Full bool `json:"full,omitempty"`
@@ -275,7 +278,7 @@ func storyWeight(events []Event) int {
 func (s *State) phaseView() PhaseView {
 	pv := PhaseView{Name: s.Phase.Name, Day: s.Day, Night: s.Night, Reason: s.Phase.Reason, Closing: s.Phase.Closing, Extended: s.Phase.Extended,
 		Resuming: s.Phase.Resuming, Wake: s.Phase.Wake, Queue: s.Phase.Queue, Candidates: s.Phase.Candidates, Nominations: s.Nominations,
-		Locked: s.Locked, Full: s.Phase.Name == PhaseLobby && len(s.Players) >= s.Rules.MaxPlayers}
+		Locked: s.Locked, Seated: s.Seated && s.Phase.Name == PhaseLobby, Full: s.Phase.Name == PhaseLobby && len(s.Players) >= s.Rules.MaxPlayers}
 	if !s.Phase.EndsAt.IsZero() && (s.Phase.Paused == 0 || s.Phase.Resuming) {
 		t := s.Phase.EndsAt
 		pv.EndsAt = &t

@@ -790,6 +790,7 @@ func (s *Service) seatGame(ctx context.Context, it *eveningItem, st evening.Stat
 			}
 			env.Tokens[seat] = hashToken(gameToken(it.Key, code, p))
 		}
+		game.Seated = true
 		return game, nil
 	})
 	return code, err

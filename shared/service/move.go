@@ -70,11 +70,13 @@ func seatCode(th []byte) string {
 }
 
 // needsSeatCode reports whether a link takes its seat only with the seat's
-// code in a game moderated by moderator, in phase: when the app moderates,
-// once the cards are dealt. A person who moderates sees every card anyway,
-// and moves seats as before.
-func needsSeatCode(moderator string, phase rules.PhaseName) bool {
-	return moderator == rules.ModeratorApp && phase != rules.PhaseLobby && phase != rules.PhaseGameOver
+// code in a game moderated by moderator, in phase (closing: its hand-over):
+// when the app moderates, once the cards are dealt, which is from the
+// lobby's hand-over on (the cards are on the phones while it counts down).
+// A person who moderates sees every card anyway, and moves seats as before.
+func needsSeatCode(moderator string, phase rules.PhaseName, closing bool) bool {
+	dealt := phase != rules.PhaseLobby || closing
+	return moderator == rules.ModeratorApp && dealt && phase != rules.PhaseGameOver
 }
 
 // countedRefusal is a refusal whose step still writes what it changed: a
@@ -223,7 +225,7 @@ func (s *Service) takeSeat(ctx context.Context, code string, req JoinRequest) (J
 		if err != nil {
 			return rules.State{}, "", err
 		}
-		if needsSeatCode(env.State.Moderator, rules.Advance(env.State, now).Phase.Name) {
+		if at := rules.Advance(env.State, now).Phase; needsSeatCode(env.State.Moderator, at.Name, at.Closing) {
 			if err := env.checkSeatCode(seat, l, req.SeatCode); err != nil {
 				return rules.State{}, "", err
 			}

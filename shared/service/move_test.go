@@ -208,6 +208,28 @@ func TestReseatTakesTheSeatCode(t *testing.T) {
 	}
 }
 
+// TestReseatTakesTheSeatCodeInTheDealsHandOver: the cards are on the phones
+// from the deal on, while the hand-over after it still shows the lobby, so a
+// link takes its seat only with the seat's code from then on too (issue 47).
+func TestReseatTakesTheSeatCodeInTheDealsHandOver(t *testing.T) {
+	f := newFixture(t)
+	g := servicetest.NewGame(t, f.svc, service.CreateRequest{Preset: "sport"}, 10)
+	dealt := servicetest.MustAct(t, f.svc, g.Code, g.Host, rules.Action{ID: servicetest.ActionID(), Type: rules.ActStart})
+	if dealt.Phase.Name != rules.PhaseLobby || !dealt.Phase.Closing {
+		t.Fatalf("after the deal: phase %s, closing %v; want the lobby's hand-over", dealt.Phase.Name, dealt.Phase.Closing)
+	}
+	seat := g.Players[2]
+	card := servicetest.MustRead(t, f.svc, g.Code, seat.Token).You
+	if card.Role == "" || len(card.SeatCode) != 6 {
+		t.Fatalf("the seat's card in the hand-over: role %q, code %q", card.Role, card.SeatCode)
+	}
+	link := reseat(t, f.svc, g, seat.ID).Reseat
+	refusedKey(t, f, g.Code, service.JoinRequest{SeatKey: link.Key}, service.CodeSeatCodeNeeded)
+	if j, err := f.svc.Join(ctx, g.Code, service.JoinRequest{SeatKey: link.Key, SeatCode: card.SeatCode}); err != nil || j.PlayerID != seat.ID {
+		t.Fatalf("the link with the seat's code: %+v, %v", j, err)
+	}
+}
+
 // refusedKey fails unless the join is refused with a 403 and the code, and
 // leaves the stored game as it was.
 func refusedKey(t *testing.T, f fixture, code string, req service.JoinRequest, want string) {

@@ -1034,7 +1034,7 @@ func view(env *envelope, v rules.Viewer, version int64, now time.Time) rules.Vie
 	out := rules.ViewOf(env.State, v, now)
 	out.Version = version
 	out.Next = env.Next
-	if out.You != nil && needsSeatCode(env.State.Moderator, out.Phase.Name) {
+	if out.You != nil && needsSeatCode(env.State.Moderator, out.Phase.Name, out.Phase.Closing) {
 		out.You.SeatCode = seatCode(env.Tokens[v.Player])
 	}
 	if v.Host {

@@ -231,7 +231,14 @@ export function hostScreen(app, code, token) {
   function lobby(t, v, moderator) {
     const n = v.players.length;
     const r = v.rules;
-    const left = h('section', { class: 'join-panel' },
+    // An evening's table takes nobody else (phase.seated): no QR code invites
+    // a stranger; its players' phones come from the evening by themselves.
+    const left = v.phase.seated ? h('section', { class: 'join-panel', dataset: { seated: '' } },
+      moderator ? screenPanel(t) : null,
+      h('h1', { class: 'scan-title' }, t('host.seated')),
+      h('p', null, t('host.seated.help')),
+      h('p', { class: 'code-line' }, h('span', { class: 'muted' }, t('host.code')), ' ', h('strong', { class: 'room-code' }, code)))
+      : h('section', { class: 'join-panel' },
       moderator ? screenPanel(t) : null,
       h('h1', { class: 'scan-title' }, t('host.scan')),
       h('img', { class: 'qr', src: api.qrUrl(code), alt: t('host.qr_alt', { code }), width: '480', height: '480' }),

@@ -14,7 +14,7 @@ import {
 // JOIN_ERRORS are the join page's messages for the API's refusals (docs/API.md).
 const JOIN_ERRORS = {
   name_taken: 'err.name_taken', table_full: 'err.table_full', wrong_phase: 'err.started',
-  lobby_locked: 'err.locked', banned: 'err.banned', join_limited: 'err.join_limited',
+  lobby_locked: 'err.locked', table_seated: 'err.seated', banned: 'err.banned', join_limited: 'err.join_limited',
   name_empty: 'err.name', name_too_long: 'err.name', name_invisible: 'err.name_invisible',
   name_invisible_chars: 'err.name_invisible_chars', name_invalid_encoding: 'err.name_invisible_chars',
   name_marks: 'err.name_marks', name_lookalike: 'err.name_lookalike', name_reserved: 'err.name_reserved',
@@ -211,6 +211,7 @@ export function playerScreen(app, code, seatKey) {
       // may come free (a player leaves, the host opens the table), so it
       // offers to look again.
       const again = h('button', { type: 'button', class: 'primary', dataset: { action: 'look_again' }, onclick: () => showJoin() }, t('end.look_again'));
+      if (p.seated) return card('seated', t('end.seated'), t('end.seated.help'), watch('end.watch_lobby'), home);
       if (p.locked) return card('locked', t('end.locked'), t('end.locked.help'), again, watch('end.watch_lobby', 'secondary'), home);
       if (p.full) return card('full', t('end.full'), t('end.full.help'), again, watch('end.watch_lobby', 'secondary'), home);
       return null;
