@@ -136,9 +136,10 @@ export function joinEvening(code, name, joinId, opts) {
 // takeEveningPlace takes the place on the evening's roster that the
 // organiser's "Another phone" link moved to this phone, retrying with the same
 // join id: the key is used by the first try that lands, and the same join
-// sent again gets that place back.
-export function takeEveningPlace(code, seatKey, joinId, opts) {
-  return retried(() => request('POST', `/api/evenings/${enc(code)}/players`, { body: { seatKey, joinId } }), opts);
+// sent again gets that place back. A player's seat in a game the app
+// moderates moves with the seat's code once its card is dealt.
+export function takeEveningPlace(code, seatKey, joinId, seatCode, opts) {
+  return retried(() => request('POST', `/api/evenings/${enc(code)}/players`, { body: { seatKey, joinId, ...(seatCode ? { seatCode } : {}) } }), opts);
 }
 
 // eveningAction sends one of the organiser's actions, retrying with the same id.

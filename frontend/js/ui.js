@@ -52,6 +52,29 @@ export function topbar(t, { code, who, session, lang, onLang }) {
 // withLink is the sentence t(key) whose {url} is the link url, drawn with a
 // place to break after each slash: a narrow screen wraps it between its
 // parts, never inside a word of it (the room code).
+// seatCodeForm asks for a seat's code, which only the seat's own card shows:
+// a link (a game's, or an evening's place) takes a dealt seat in a game the
+// app moderates only with it, so that nobody learns a card by holding a
+// link. wrong says the last code sent was not the seat's; onCode gets the
+// digits typed.
+export function seatCodeForm(t, wrong, onCode) {
+  const input = h('input', {
+    id: 'seat-code', name: 'seat-code', type: 'text', inputmode: 'numeric', pattern: '[0-9]{6}', maxlength: '6',
+    required: true, autocomplete: 'one-time-code', enterkeyhint: 'go',
+  });
+  return h('form', {
+    class: 'card seat-code', dataset: { screen: 'seat_code' }, onsubmit: (e) => {
+      e.preventDefault();
+      onCode(input.value.replace(/\D/g, ''));
+    },
+  },
+  h('h1', null, t('seat.code.title')),
+  h('p', null, t('seat.code.help')),
+  wrong ? h('p', { class: 'error', role: 'alert', dataset: { error: 'err.seat_code_wrong' } }, t('err.seat_code_wrong')) : null,
+  h('label', { for: 'seat-code' }, t('seat.code.label')), input,
+  h('button', { type: 'submit', class: 'primary' }, t('seat.code.take')));
+}
+
 export function withLink(t, key, url) {
   const MARK = '\u0000';
   const [before, after] = t(key, { url: MARK }).split(MARK);

@@ -153,8 +153,8 @@ func (s State) reseat(change func(sc seating.Schedule, from int) (seating.Schedu
 // joined says whether a phone takes it now (Join) or the organiser typed it
 // (Late).
 func (s State) add(name string, joined bool) (State, string, error) {
-	if len(s.Players) >= MaxRoster {
-		return s, "", refusef(ErrRosterFull, "at most %d players on a roster", MaxRoster)
+	if err := s.roomFor(); err != nil {
+		return s, "", err
 	}
 	n := s
 	if s.Drawn() {

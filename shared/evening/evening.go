@@ -58,6 +58,9 @@ type State struct {
 	// first round (from 0) whose games the public's standings leave out;
 	// nil while they are shown.
 	HiddenFrom *int `json:"hiddenFrom,omitempty"`
+	// Closed: the roster takes no new name from a phone, only the
+	// organiser's (door.go); the first round's draw closes it.
+	Closed bool `json:"closed,omitempty"`
 }
 
 // Player is one name on the roster.
@@ -177,9 +180,10 @@ func (s State) Name(id string) string {
 
 // Join gives a phone the name on the roster, and returns the evening and the
 // player's id. A name on the roster goes to the first phone that asks for it
-// (ErrNameTaken for the next). A name not on it is a player who came late:
-// added to the roster before the seating is drawn, and after that seated from
-// the next round on (seating's Late), as long as a round is left to play.
+// (ErrNameTaken for the next). A name not on it is a player who came late,
+// while the roster is open (ErrRosterClosed): added to the roster before the
+// seating is drawn, and after that seated from the next round on (seating's
+// Late), as long as a round is left to play.
 func Join(s State, name string) (State, string, error) {
 	if i := s.player(name); i >= 0 {
 		switch {
@@ -192,6 +196,9 @@ func Join(s State, name string) (State, string, error) {
 		n.Players[i].Joined = true
 		return n, n.Players[i].ID, nil
 	}
+	if s.Closed {
+		return s, "", ErrRosterClosed
+	}
 	return s.add(name, true)
 }
 
@@ -201,8 +208,9 @@ func (s State) Drawn() bool { return s.Schedule != nil }
 // Draw draws the seating of the whole evening (seating.Draw with its default
 // budget, well under a second of one core for 40 players over 10 rounds, so
 // within a Lambda's request), from the evening's seed: the same roster always
-// gives the same seating. Players marked Absent before it are not drawn. A
-// drawn evening is returned as it is.
+// gives the same seating. Players marked Absent before it are not drawn. It
+// closes the roster to the phones' new names (door.go). A drawn evening is
+// returned as it is.
 func Draw(s State) (State, error) {
 	if s.Drawn() {
 		return s, nil
@@ -211,12 +219,20 @@ func Draw(s State) (State, error) {
 	if err != nil {
 		return s, err
 	}
-	n := s.clone()
-	if n.Schedule, err = sc.MarshalBinary(); err != nil {
+	b, err := sc.MarshalBinary()
+	if err != nil {
 		return s, err
 	}
-	n.Random = random
-	return n, nil
+	return WithSeating(s, b, random), nil
+}
+
+// WithSeating is the evening with a seating drawn for its roster (Draw's, as
+// another request may have drawn it for the same roster): the schedule, the
+// Score of a seating by lot, and the roster closed to the phones' new names.
+func WithSeating(s State, schedule []byte, random float64) State {
+	n := s.clone()
+	n.Schedule, n.Random, n.Closed = schedule, random, true
+	return n
 }
 
 // seating decodes the drawn schedule.

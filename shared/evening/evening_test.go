@@ -116,9 +116,24 @@ func TestJoin(t *testing.T) {
 	s = must[evening.State](t)(evening.Draw(s))
 	round1 := must[[][]string](t)(evening.Seated(s, 0))
 	s = must[evening.State](t)(evening.StartRound(s, 0, []string{"GAME1A", "GAME1B"}))
+	// The draw closed the roster to the phones' new names: a name on it is
+	// still a phone's to take, a new one is the organiser's to let in.
+	if _, _, err := evening.Join(s, "A stranger after the draw"); !errors.Is(err, evening.ErrRosterClosed) {
+		t.Fatalf("a new name after the draw: %v, want roster_closed", err)
+	}
+	if _, id, err := evening.Join(s, "Player 7"); err != nil || id != "p7" {
+		t.Fatalf("a name on the roster after the draw: %q, %v", id, err)
+	}
+	if _, err := evening.CloseRoster(s); !errors.Is(err, evening.ErrRosterShut) {
+		t.Errorf("close a closed roster: %v", err)
+	}
+	s = must[evening.State](t)(evening.OpenRoster(s))
+	if _, err := evening.OpenRoster(s); !errors.Is(err, evening.ErrRosterOpen) {
+		t.Errorf("open an open roster: %v", err)
+	}
 	s, id, err = evening.Join(s, "Late after round 1")
 	if err != nil || id != "p22" {
-		t.Fatalf("a late player in round 1: %q, %v", id, err)
+		t.Fatalf("a late player in round 1, the roster opened: %q, %v", id, err)
 	}
 	if got := must[[][]string](t)(evening.Seated(s, 0)); !slices.EqualFunc(got, round1, slices.Equal) {
 		t.Errorf("a late player changed the round in play: %v, was %v", got, round1)
@@ -253,5 +268,37 @@ func TestView(t *testing.T) {
 		case p.ID != out && you.Game != pub.Rounds[0].Tables[you.Table-1].Game:
 			t.Errorf("%s is told game %s at table %d", p.ID, you.Game, you.Table)
 		}
+	}
+}
+
+// TestRosterCap: the roster holds MaxRoster players present, and a name
+// marked absent gives its place up; MaxNames bounds the names in all, so that
+// the stored evening keeps its size.
+func TestRosterCap(t *testing.T) {
+	s := mustNew(t, 2, 3, evening.MaxRoster)
+	if _, _, err := evening.Join(s, "One too many"); !errors.Is(err, evening.ErrRosterFull) {
+		t.Fatalf("a name past %d present: %v, want roster_full", evening.MaxRoster, err)
+	}
+	for i := range evening.MaxRoster {
+		if i%2 == 0 {
+			s = must[evening.State](t)(evening.Absent(s, fmt.Sprintf("p%d", i+1)))
+		}
+	}
+	for i := 0; len(s.Present()) < evening.MaxRoster; i++ {
+		var err error
+		if s, _, err = evening.Join(s, fmt.Sprintf("Guest %d", i)); err != nil {
+			t.Fatalf("guest %d with %d present of %d names: %v", i, len(s.Present()), len(s.Players), err)
+		}
+	}
+	for len(s.Players) < evening.MaxNames {
+		s = must[evening.State](t)(evening.Absent(s, s.Present()[0]))
+		var err error
+		if s, _, err = evening.Join(s, fmt.Sprintf("Guest %d", len(s.Players))); err != nil {
+			t.Fatalf("a guest in place of one who left, %d names: %v", len(s.Players), err)
+		}
+	}
+	s = must[evening.State](t)(evening.Absent(s, s.Present()[0]))
+	if _, _, err := evening.Join(s, "Past every name"); !errors.Is(err, evening.ErrRosterFull) {
+		t.Errorf("a name past %d names in all: %v, want roster_full", evening.MaxNames, err)
 	}
 }

@@ -1,8 +1,8 @@
 package evening
 
 import (
+	"bufio"
 	"cmp"
-	"encoding/csv"
 	"fmt"
 	"io"
 	"slices"
@@ -124,35 +124,37 @@ func RecordOf(s State) (RecordSheet, error) {
 }
 
 // recordColumn is one column of the record's CSV: its header and its cell in
-// a seat's row.
+// a seat's row; decimal: the cell is a decimal number, written with the
+// decimal mark of the evening's language (CSVDecimal).
 type recordColumn struct {
-	name string
-	cell func(g RecordGame, s RecordSeat) string
+	name    string
+	cell    func(g RecordGame, s RecordSeat) string
+	decimal bool
 }
 
 // partColumn is the column of one part of a seat's points.
 func partColumn(name string, part func(scoring.Parts) scoring.Points) recordColumn {
-	return recordColumn{name, func(_ RecordGame, s RecordSeat) string { return part(s.Points).String() }}
+	return recordColumn{name, func(_ RecordGame, s RecordSeat) string { return part(s.Points).String() }, true}
 }
 
 // recordColumns are the CSV's columns in order, each header beside how its
 // cells are written, so that the two cannot drift apart.
 var recordColumns = []recordColumn{
-	{"round", func(g RecordGame, _ RecordSeat) string { return strconv.Itoa(g.Round) }},
-	{"table", func(g RecordGame, _ RecordSeat) string { return strconv.Itoa(g.Table) }},
-	{"game", func(g RecordGame, _ RecordSeat) string { return g.Game }},
-	{"seat", func(_ RecordGame, s RecordSeat) string { return strconv.Itoa(s.Seat) }},
-	{"player", func(_ RecordGame, s RecordSeat) string { return s.Player }},
-	{"name", func(_ RecordGame, s RecordSeat) string { return spreadsheetText(s.Name) }},
-	{"role", func(_ RecordGame, s RecordSeat) string { return string(s.Role) }},
-	{"team", func(_ RecordGame, s RecordSeat) string { return string(s.Team) }},
+	{"round", func(g RecordGame, _ RecordSeat) string { return strconv.Itoa(g.Round) }, false},
+	{"table", func(g RecordGame, _ RecordSeat) string { return strconv.Itoa(g.Table) }, false},
+	{"game", func(g RecordGame, _ RecordSeat) string { return g.Game }, false},
+	{"seat", func(_ RecordGame, s RecordSeat) string { return strconv.Itoa(s.Seat) }, false},
+	{"player", func(_ RecordGame, s RecordSeat) string { return s.Player }, false},
+	{"name", func(_ RecordGame, s RecordSeat) string { return spreadsheetText(s.Name) }, false},
+	{"role", func(_ RecordGame, s RecordSeat) string { return string(s.Role) }, false},
+	{"team", func(_ RecordGame, s RecordSeat) string { return string(s.Team) }, false},
 	// 1 or 0, so that a spreadsheet's SUM of the column counts the wins.
 	{"won", func(_ RecordGame, s RecordSeat) string {
 		if s.Won {
 			return "1"
 		}
 		return "0"
-	}},
+	}, false},
 	partColumn("points", func(p scoring.Parts) scoring.Points { return p.Total }),
 	partColumn("win", func(p scoring.Parts) scoring.Points { return p.Win }),
 	partColumn("bestMove", func(p scoring.Parts) scoring.Points { return p.BestMove }),
@@ -162,34 +164,71 @@ var recordColumns = []recordColumn{
 	partColumn("compensation", func(p scoring.Parts) scoring.Points { return p.Compensation }),
 }
 
-// WriteCSV writes the record's games as CSV (RFC 4180: encoding/csv's quoting,
-// CRLF line ends, UTF-8): a header row, then one row for each seat of each
-// recorded game, the games in their order and each game's seats in seat
-// order. A CSV is one table, so it is this one only: the roster, the rounds
-// and the standings are the JSON record's, and a spreadsheet sums these rows
-// into standings itself.
+// CSVMark is the byte order mark the CSV begins with: Excel reads a CSV as
+// UTF-8 only after it (else as the system's code page, which turns Cyrillic
+// names into mojibake); LibreOffice and Google Sheets take it as well.
+const CSVMark = "\uFEFF"
+
+// CSVSeparator is the list separator of the CSV of an evening in lang, and
+// CSVDecimal its decimal mark: those of the spreadsheets of a club that
+// speaks it. Excel opens a CSV with the system's list separator, which is
+// ';' wherever the decimal mark is a comma (Russian, Ukrainian and Romanian
+// settings), so a comma-separated file there is one column of garble.
+func CSVSeparator(lang string) rune {
+	if CSVDecimal(lang) == "," {
+		return ';'
+	}
+	return ','
+}
+
+// CSVDecimal is the decimal mark of the CSV of an evening in lang
+// (CSVSeparator).
+func CSVDecimal(lang string) string {
+	switch lang {
+	case "ru", "uk", "ro":
+		return ","
+	}
+	return "."
+}
+
+// WriteCSV writes the record's games as CSV in the way of the evening's
+// language (CSVMark, CSVSeparator, CSVDecimal): a header row, then one row
+// for each seat of each recorded game, the games in their order and each
+// game's seats in seat order, with CRLF line ends as RFC 4180 has them. Every
+// field is quoted (RFC 4180 allows it; every spreadsheet reads a quoted
+// number as a number): a separator inside a name then never splits its
+// cell, whichever separator the spreadsheet that opens the file splits on,
+// so no part of a name starts a cell of its own (a name "x;=1+2" is one cell
+// that begins with x, not a formula cell "=1+2" where ';' separates lists).
+// A CSV is one table, so it is this one only: the roster, the rounds and the
+// standings are the JSON record's, and a spreadsheet sums these rows into
+// standings itself.
 func (r RecordSheet) WriteCSV(w io.Writer) error {
-	cw := csv.NewWriter(w)
-	cw.UseCRLF = true
-	row := make([]string, len(recordColumns))
-	for i, c := range recordColumns {
-		row[i] = c.name
+	sep, decimal := string(CSVSeparator(r.Lang)), CSVDecimal(r.Lang)
+	b := bufio.NewWriter(w)
+	b.WriteString(CSVMark)
+	row := func(cell func(c recordColumn) string) {
+		for i, c := range recordColumns {
+			if i > 0 {
+				b.WriteString(sep)
+			}
+			b.WriteString(`"` + strings.ReplaceAll(cell(c), `"`, `""`) + `"`)
+		}
+		b.WriteString("\r\n")
 	}
-	if err := cw.Write(row); err != nil {
-		return err
-	}
+	row(func(c recordColumn) string { return c.name })
 	for _, g := range r.Games {
 		for _, s := range g.Seats {
-			for i, c := range recordColumns {
-				row[i] = c.cell(g, s)
-			}
-			if err := cw.Write(row); err != nil {
-				return err
-			}
+			row(func(c recordColumn) string {
+				v := c.cell(g, s)
+				if c.decimal {
+					v = strings.Replace(v, ".", decimal, 1)
+				}
+				return v
+			})
 		}
 	}
-	cw.Flush()
-	return cw.Error()
+	return b.Flush()
 }
 
 // spreadsheetText guards a cell of free text for the spreadsheets a club

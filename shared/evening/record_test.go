@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -44,10 +45,10 @@ func TestRecordSchemaDocumented(t *testing.T) {
 	}
 
 	var header bytes.Buffer
-	if err := (evening.RecordSheet{}).WriteCSV(&header); err != nil {
+	if err := (evening.RecordSheet{Lang: "ru"}).WriteCSV(&header); err != nil { // the example's language
 		t.Fatal(err)
 	}
-	if h := strings.TrimSuffix(header.String(), "\r\n"); !strings.Contains(doc, "```csv\n"+h+"\n") {
+	if h := strings.TrimSuffix(strings.TrimPrefix(header.String(), evening.CSVMark), "\r\n"); !strings.Contains(doc, "```csv\n"+h+"\n") {
 		t.Errorf("docs/EVENING-RECORD.md's CSV does not begin with the header WriteCSV writes, %s", h)
 	}
 
@@ -89,42 +90,67 @@ func recordExample(t *testing.T, doc string) evening.RecordSheet {
 	return rec
 }
 
-// TestRecordCSV: the CSV is a header and one row a seat, quoted as RFC 4180
-// says, and a name a spreadsheet would take for a formula gets an apostrophe
-// before it, while a negative number stays a number. (A carriage return is
-// guarded too, but no name can hold one, and encoding/csv's CRLF mode drops a
-// lone one, so it is not tried here.)
+// TestRecordCSV: the CSV is a header and one row a seat, every field quoted
+// as RFC 4180 allows, after the byte order mark, in the way of the evening's
+// language: commas and decimal points in English, semicolons and decimal
+// commas in Russian, Ukrainian and Romanian (issue 47). A name a spreadsheet
+// would take for a formula gets an apostrophe before it, while a negative
+// number stays a number; and read with either separator, no cell is a
+// formula, even where a name holds the other separator (a spreadsheet may
+// split on either). (A carriage return is guarded too, but no name can hold
+// one, so it is not tried here.)
 func TestRecordCSV(t *testing.T) {
-	names := []string{"=1+1", "+7", "-x", "@SUM(A1)", "\tx", `Ann, "the Don"`, "Zoe-Ann", "'quoted"}
-	want := []string{"'=1+1", "'+7", "'-x", "'@SUM(A1)", "'\tx", `Ann, "the Don"`, "Zoe-Ann", "'quoted"}
+	names := []string{"=1+1", "+7", "-x", "@SUM(A1)", "\tx", `Ann, "the Don"`, "Zoe-Ann", "'quoted", "x;=1+2;", "y,@A1,"}
+	want := []string{"'=1+1", "'+7", "'-x", "'@SUM(A1)", "'\tx", `Ann, "the Don"`, "Zoe-Ann", "'quoted", "x;=1+2;", "y,@A1,"}
 	g := evening.RecordGame{Number: 1, Round: 1, Table: 1, Game: "P4WZ8N", Winner: "town"}
 	for i, name := range names {
-		s := evening.RecordSeat{Player: "p" + string(rune('1'+i))}
+		s := evening.RecordSeat{Player: fmt.Sprintf("p%d", i+1)}
 		s.Seat, s.Name, s.Role, s.Team = i+1, name, "citizen", "town"
 		s.Points = scoring.Parts{Penalty: -50, AutoBonus: 30, Total: -20}
 		g.Seats = append(g.Seats, s)
 	}
-	var b bytes.Buffer
-	if err := (evening.RecordSheet{Games: []evening.RecordGame{g, g}}).WriteCSV(&b); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.HasSuffix(b.String(), "\r\n") {
-		t.Error("the CSV's lines do not end in CRLF")
-	}
-	rows, err := csv.NewReader(&b).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(rows) != 1+2*len(names) {
-		t.Fatalf("%d rows for 2 games of %d seats and a header", len(rows), len(names))
-	}
-	col := func(name string) int { return slices.Index(rows[0], name) }
-	for i, row := range rows[1:] {
-		if got := row[col("name")]; got != want[i%len(names)] {
-			t.Errorf("row %d: name %q, want %q", i+1, got, want[i%len(names)])
+	for _, c := range []struct {
+		lang    string
+		sep     rune
+		penalty string
+	}{{"en", ',', "-0.5"}, {"ru", ';', "-0,5"}, {"uk", ';', "-0,5"}, {"ro", ';', "-0,5"}} {
+		var b bytes.Buffer
+		if err := (evening.RecordSheet{Lang: c.lang, Games: []evening.RecordGame{g, g}}).WriteCSV(&b); err != nil {
+			t.Fatal(err)
 		}
-		if row[col("penalty")] != "-0.5" || row[col("points")] != "-0.2" || row[col("won")] != "0" {
-			t.Errorf("row %d: penalty %s, points %s, won %s", i+1, row[col("penalty")], row[col("points")], row[col("won")])
+		text := b.String()
+		if !strings.HasPrefix(text, evening.CSVMark+`"round"`) || !strings.HasSuffix(text, "\r\n") || evening.CSVSeparator(c.lang) != c.sep {
+			t.Errorf("%s: the CSV begins %q and ends %q, separator %q", c.lang, text[:min(12, len(text))], text[len(text)-2:], evening.CSVSeparator(c.lang))
+		}
+		for _, sep := range []rune{',', ';'} {
+			r := csv.NewReader(strings.NewReader(strings.TrimPrefix(text, evening.CSVMark)))
+			r.Comma, r.FieldsPerRecord, r.LazyQuotes = sep, -1, sep != c.sep
+			rows, err := r.ReadAll()
+			if err != nil {
+				t.Fatalf("%s read with %q: %v", c.lang, sep, err)
+			}
+			for i, row := range rows {
+				for _, cell := range row {
+					if cell != "" && strings.ContainsRune("=+@", rune(cell[0])) {
+						t.Errorf("%s read with %q: row %d has the formula cell %q", c.lang, sep, i, cell)
+					}
+				}
+			}
+			if sep != c.sep {
+				continue
+			}
+			if len(rows) != 1+2*len(names) {
+				t.Fatalf("%s: %d rows for 2 games of %d seats and a header", c.lang, len(rows), len(names))
+			}
+			col := func(name string) int { return slices.Index(rows[0], name) }
+			for i, row := range rows[1:] {
+				if got := row[col("name")]; got != want[i%len(names)] {
+					t.Errorf("%s row %d: name %q, want %q", c.lang, i+1, got, want[i%len(names)])
+				}
+				if row[col("penalty")] != c.penalty || row[col("points")] != strings.Replace("-0.2", ".", evening.CSVDecimal(c.lang), 1) || row[col("won")] != "0" {
+					t.Errorf("%s row %d: penalty %s, points %s, won %s", c.lang, i+1, row[col("penalty")], row[col("points")], row[col("won")])
+				}
+			}
 		}
 	}
 }

@@ -42,6 +42,9 @@ type View struct {
 	// 1) whose games they leave out for all but the organiser, whose
 	// standings are whole; 0 while they are shown.
 	HiddenFrom int `json:"hiddenFrom,omitempty"`
+	// RosterClosed: the roster takes no new name from a phone (State.Closed),
+	// so a join page offers only the names on it.
+	RosterClosed bool `json:"rosterClosed,omitempty"`
 	// Quality is the seating's, once it is drawn.
 	Quality   *Quality `json:"quality"`
 	Organizer bool     `json:"organizer,omitempty"`
@@ -126,7 +129,7 @@ func ViewOf(s State, v Viewer) (View, error) {
 		return View{}, err
 	}
 	out := View{Code: s.Code, Rules: s.Rules, Moderator: s.Moderator, Moderators: s.moderators(), Lang: s.Lang,
-		Tables: s.Tables, RoundCount: s.Rounds, Round: len(s.Played),
+		Tables: s.Tables, RoundCount: s.Rounds, Round: len(s.Played), RosterClosed: s.Closed,
 		Players: s.Players, Rounds: []RoundView{}, Standings: standings, Organizer: v.Organizer,
 		Referees: s.referees(v)}
 	if s.HiddenFrom != nil {

@@ -51,7 +51,9 @@ func TestEveningRecordRoute(t *testing.T) {
 	res := get(c.Code, c.OrganizerToken, "?format=csv")
 	e.Expect(res, http.StatusOK, nil)
 	download(res, "text/csv; charset=utf-8", "evening-"+c.Code+".csv")
-	rows, err := csv.NewReader(bytes.NewReader(res.Body)).ReadAll()
+	r := csv.NewReader(bytes.NewReader(bytes.TrimPrefix(res.Body, []byte(evening.CSVMark))))
+	r.Comma = evening.CSVSeparator(v.Lang)
+	rows, err := r.ReadAll()
 	if err != nil || len(rows) != 1+7 || rows[0][0] != "round" {
 		t.Errorf("the CSV: %d rows, %v:\n%s", len(rows), err, res.Body)
 	}

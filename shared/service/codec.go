@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"citysleeps/shared/evening"
 	"citysleeps/shared/reuse"
 	"citysleeps/shared/rules"
 )
@@ -67,11 +68,22 @@ func recentEntry(a rules.Actor, id string) [recentLen]byte {
 	return e
 }
 
-// actorNumber is a player's number in Acted: n for "pn".
+// refereeActor names a table's referee as an actor on its evening: the
+// table's number follows ("referee/2").
+const refereeActor = "referee/"
+
+// actorNumber is an actor's number in Acted, so that each actor's action ids
+// are their own: n for player "pn", and for the referee of table t
+// (refereeActor) a number of its own from the top down, 0xFFFF-t, which no
+// roster reaches (evening.MaxRoster).
 func actorNumber(player string) [2]byte {
-	n, err := strconv.Atoi(strings.TrimPrefix(player, "p"))
-	if err != nil || n < 1 || n > 0xFFFE {
-		n = 0xFFFF // not a player id this service gives: shares one number
+	n := 0xFFFF // not an actor this service names: shares one number
+	if t, ok := strings.CutPrefix(player, refereeActor); ok {
+		if t, err := strconv.Atoi(t); err == nil && t >= 1 && t <= evening.MaxTables {
+			n = 0xFFFF - t
+		}
+	} else if p, err := strconv.Atoi(strings.TrimPrefix(player, "p")); err == nil && p >= 1 && p < 0xFFFF-evening.MaxTables {
+		n = p
 	}
 	var b [2]byte
 	binary.BigEndian.PutUint16(b[:], uint16(n))

@@ -67,11 +67,16 @@ const (
 	// ActSetModerator makes the app or a referee moderate a table from the
 	// next round on (evening.SetModerator).
 	ActSetModerator = "set_moderator"
+	// ActCloseRoster closes the roster to the phones' new names, and
+	// ActOpenRoster opens it again (evening.CloseRoster, OpenRoster); the
+	// first round's draw closes it.
+	ActCloseRoster = "close_roster"
+	ActOpenRoster  = "open_roster"
 )
 
 // eveningActions are the types an evening's action may have.
 var eveningActions = []string{ActStartRound, ActRecord, ActSwap, ActAbsent, ActLate,
-	ActExtra, ActHideStandings, ActShowStandings, ActReseat, ActSetModerator}
+	ActExtra, ActHideStandings, ActShowStandings, ActReseat, ActSetModerator, ActCloseRoster, ActOpenRoster}
 
 // EveningActionType reports whether typ is one of an evening's actions, so that
 // the HTTP layer names it in its metrics (and any other type "unknown").
@@ -99,6 +104,11 @@ type eveningItem struct {
 	// its seats' (envelope.Moving). A roster is short (evening.MaxRoster), so
 	// there is no cap beyond one a player.
 	Moving seatLinks `json:"m,omitempty"`
+	// Moved counts, by player id, the times the player's place moved to
+	// another phone with their seat in a game in play (moveGameSeat): their
+	// game tokens are derived with it (gameToken), so that the phone a place
+	// left holds no seat from then on.
+	Moved map[string]int `json:"v,omitempty"`
 }
 
 // eveningFormat opens a stored evening: deflated JSON. A later layout gets
@@ -174,9 +184,13 @@ func (it *eveningItem) who(token string) (evening.Viewer, bool) {
 // gameToken is the token of the player's seat in a game of the evening: an
 // HMAC under the evening's key, so the evening needs to store nothing of it
 // and can show each player theirs in every view; the game stores its hash as
-// it stores any seat's.
-func gameToken(key []byte, game, player string) string {
-	return joinToken(key, game+"/"+player)
+// it stores any seat's. moved is the times the player's place moved with a
+// seat in play (eveningItem.Moved): each move gives the seat a new token.
+func gameToken(key []byte, game, player string, moved int) string {
+	if moved == 0 {
+		return joinToken(key, game+"/"+player)
+	}
+	return joinToken(key, game+"/"+player+"/"+strconv.Itoa(moved))
 }
 
 // refereeToken is the token of table's referee (from 1): the host token of
@@ -227,6 +241,10 @@ type EveningJoinRequest struct {
 	// player's place to this phone (ActReseat): the join takes that place,
 	// with a new token, and comes without a name (takePlace).
 	SeatKey string `json:"seatKey,omitempty"`
+	// SeatCode is the code of the player's seat in the game in play, from
+	// its card on their own phone: a seat key moves a place whose game the
+	// app moderates and has dealt only with it (moveGameSeat).
+	SeatCode string `json:"seatCode,omitempty"`
 }
 
 // EveningJoined is a phone on the roster: the player's id, their secret token
@@ -429,38 +447,6 @@ func (s *Service) JoinEvening(ctx context.Context, code string, req EveningJoinR
 	})
 }
 
-// takePlace is a join with a seat key: it moves the place of the player whose
-// link has the key (ActReseat) to the phone that sends it, with a new token,
-// and closes the link. The player's old token matches nobody from then on:
-// the dead phone, or the one a substitute replaced, is out of the evening.
-// A join id makes it safe to send again, as for any join: the key is used by
-// the first try, and the same join then finds the player it took.
-//
-// The player keeps their name and id, so a name is refused here. The key is
-// checked as a game's (seatLinks.usable): a key that no open link of this
-// evening has is CodeSeatKeyInvalid, one whose time is up CodeSeatKeyExpired,
-// both 403; a player who left since the link was made is evening.ErrAbsent.
-// None of them changes anything. The player's game tokens (gameToken) are
-// derived from their id, not their evening token, so they stay as they were:
-// the new phone plays the round in play's seat as the old one did.
-func (s *Service) takePlace(ctx context.Context, code string, req EveningJoinRequest) (EveningJoined, error) {
-	if req.Name != "" {
-		return EveningJoined{}, invalid("a seat key takes the player's place as it is, name and all: send it without a name")
-	}
-	return s.eveningPlace(ctx, "move_evening", code, req.JoinID, func(it *eveningItem, now time.Time) (evening.State, string, error) {
-		id, _, err := it.Moving.usable(req.SeatKey, now, "place", "evening", "organiser")
-		if err != nil {
-			return it.State, "", err
-		}
-		st, err := evening.Take(it.State, id)
-		if err != nil {
-			return it.State, "", err
-		}
-		delete(it.Moving, id)
-		return st, id, nil
-	})
-}
-
 // eveningPlace gives a phone a place on the evening's roster, the one take
 // finds on the loaded evening (a name joined, a place moved), and returns the
 // player's new token, of which only its hash is kept: it replaces the
@@ -498,7 +484,8 @@ func (s *Service) eveningPlace(ctx context.Context, op, code, joinID string,
 		}
 		st, id, err := take(it, now)
 		if err != nil {
-			return false, err
+			_, write := counted(err) // a wrong seat code counts against its link
+			return write, err
 		}
 		it.State = st
 		it.Tokens[id] = hashToken(token)
@@ -614,7 +601,7 @@ func (s *Service) ActEvening(ctx context.Context, code, token string, a EveningA
 		// Each actor's action ids are their own, as a game's players' are.
 		by := rules.Actor{Host: true}
 		if viewer.Referee > 0 {
-			by = rules.Actor{Player: "referee/" + strconv.Itoa(viewer.Referee)}
+			by = rules.Actor{Player: refereeActor + strconv.Itoa(viewer.Referee)}
 		}
 		changed, err := s.reconcile(ctx, it, now, true)
 		if err != nil {
@@ -676,6 +663,10 @@ func change(a EveningAction) (func(it *eveningItem) error, error) {
 		return state(evening.HideStandings), nil
 	case ActShowStandings:
 		return state(evening.ShowStandings), nil
+	case ActCloseRoster:
+		return state(evening.CloseRoster), nil
+	case ActOpenRoster:
+		return state(evening.OpenRoster), nil
 	case ActSwap:
 		if len(a.Players) != 2 {
 			return nil, refused(refuseField("swap: players must be the ids of the two players to exchange"))
@@ -788,7 +779,7 @@ func (s *Service) seatGame(ctx context.Context, it *eveningItem, st evening.Stat
 			if game, seat, err = rules.Join(game, st.Name(p), now); err != nil {
 				return rules.State{}, err
 			}
-			env.Tokens[seat] = hashToken(gameToken(it.Key, code, p))
+			env.Tokens[seat] = hashToken(gameToken(it.Key, code, p, it.Moved[p]))
 		}
 		game.Seated = true
 		return game, nil
@@ -802,7 +793,7 @@ func (s *Service) seatGame(ctx context.Context, it *eveningItem, st evening.Stat
 func (g *roundGames) start(it *eveningItem) error {
 	st := it.State
 	if !st.Drawn() && slices.Equal(st.Present(), g.present) {
-		st.Schedule, st.Random = g.schedule, g.random
+		st = evening.WithSeating(st, g.schedule, g.random)
 	}
 	if !st.Drawn() {
 		return fail(ErrBusy, "the roster changed while the round was starting, try again", nil)
@@ -939,7 +930,8 @@ func (s *Service) eveningLoop(ctx context.Context, op, code string, fn eveningSt
 		}
 		now := s.now()
 		changed, err := fn(ctx, it, now)
-		if err != nil {
+		refusal, written := counted(err)
+		if err != nil && !(changed && written) {
 			return 0, refused(err)
 		}
 		if !changed {
@@ -951,6 +943,8 @@ func (s *Service) eveningLoop(ctx context.Context, op, code string, fn eveningSt
 		}
 		version, err := s.st.Update(ctx, key, got.Version, b, now.Add(EveningTTL))
 		switch {
+		case err == nil && refusal != nil:
+			return 0, refused(refusal.err)
 		case err == nil:
 			return version, nil
 		case errors.Is(err, store.ErrNotFound):
@@ -980,7 +974,7 @@ func eveningView(it *eveningItem, viewer evening.Viewer, now time.Time) (evening
 		return evening.View{}, fail(ErrInternal, "the evening could not be read", err)
 	}
 	if v.You != nil && v.You.Game != "" {
-		v.You.GameToken = gameToken(it.Key, v.You.Game, v.You.PlayerID)
+		v.You.GameToken = gameToken(it.Key, v.You.Game, v.You.PlayerID, it.Moved[v.You.PlayerID])
 	}
 	if viewer.Organizer {
 		for i := range v.Referees {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"citysleeps/shared/evening"
@@ -73,7 +74,9 @@ func TestEveningRecord(t *testing.T) {
 	if err := rec.WriteCSV(&b); err != nil {
 		t.Fatal(err)
 	}
-	rows, err := csv.NewReader(&b).ReadAll()
+	r := csv.NewReader(strings.NewReader(strings.TrimPrefix(b.String(), evening.CSVMark)))
+	r.Comma = evening.CSVSeparator(rec.Lang)
+	rows, err := r.ReadAll()
 	if err != nil {
 		t.Fatal(err)
 	}

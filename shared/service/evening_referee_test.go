@@ -99,9 +99,15 @@ func TestEveningReferees(t *testing.T) {
 	if again, err := svc.ActEvening(ctx, c.Code, ref2, speech); err != nil || again.Version != given.Version {
 		t.Fatalf("the referee's extra sent again: version %d → %d, %v; want it applied once", given.Version, again.Version, err)
 	}
+	// Each referee's ids are their own: table 1's referee's action with the
+	// id table 2's referee used is another action, and applied.
+	theirs := service.EveningAction{ID: "x1", Type: service.ActExtra, Game: tables[0].Game, Player: tables[0].Players[1], Points: scoring.Point / 10, Reason: "a good read"}
+	if v, err := svc.ActEvening(ctx, c.Code, ref1, theirs); err != nil || len(v.Rounds[0].Tables[0].Extras) != 1 {
+		t.Fatalf("table 1's referee's extra with table 2's referee's action id: %v, %+v", err, v.Rounds[0].Tables[0].Extras)
+	}
 	// The organiser's ids are the organiser's: the same id is another action.
 	mine := service.EveningAction{ID: "x1", Type: service.ActExtra, Game: tables[0].Game, Player: tables[0].Players[0], Points: -scoring.Point / 5, Reason: "a foul"}
-	if v, err := svc.ActEvening(ctx, c.Code, org, mine); err != nil || len(v.Rounds[0].Tables[0].Extras) != 1 {
+	if v, err := svc.ActEvening(ctx, c.Code, org, mine); err != nil || len(v.Rounds[0].Tables[0].Extras) != 2 {
 		t.Fatalf("the organiser's extra with the referee's action id: %v, %+v", err, v.Rounds[0].Tables[0].Extras)
 	}
 	for who, token := range map[string]string{"the public": "", "a player": p1.Token} {

@@ -3,12 +3,15 @@ package service_test
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	"citysleeps/shared/evening"
+	"citysleeps/shared/rules"
 	"citysleeps/shared/service"
+	"citysleeps/shared/service/servicetest"
 )
 
 // eveningReseat opens a link that moves player id's evening place to another
@@ -39,9 +42,10 @@ func refusedPlace(t *testing.T, svc *service.Service, code string, req service.E
 }
 
 // TestEveningReseat: the organiser's link moves a player's evening place to
-// another phone once: the new phone gets a new token and the same game seat,
-// the old phone's token is refused from then on, the key shows in the
-// action's first answer only, and the join with it is safe to send again.
+// another phone once: the new phone gets a new token and the same game seat
+// under a new game token, the old phone's tokens (the evening's and the
+// game's) are refused from then on, the key shows in the action's first
+// answer only, and the join with it is safe to send again.
 func TestEveningReseat(t *testing.T) {
 	f := newFixture(t)
 	c := mustEvening(t, f.svc, classicEvening(1, 2, 7))
@@ -80,8 +84,14 @@ func TestEveningReseat(t *testing.T) {
 	if err != nil || moved.PlayerID != "p3" || moved.Token == old.Token || moved.Evening.You == nil {
 		t.Fatalf("the new phone: %+v, %v", moved, err)
 	}
-	if moved.Evening.You.GameToken != was.You.GameToken || moved.Evening.You.Game != was.You.Game {
-		t.Errorf("the new phone plays %s, was %s: the game seat must not change", moved.Evening.You.Game, was.You.Game)
+	if moved.Evening.You.GameToken == was.You.GameToken || moved.Evening.You.Game != was.You.Game || moved.Evening.You.Seat != was.You.Seat {
+		t.Errorf("the new phone plays %s seat %d, was %s seat %d: want the same seat under a new game token", moved.Evening.You.Game, moved.Evening.You.Seat, was.You.Game, was.You.Seat)
+	}
+	if g, err := f.svc.Read(ctx, was.You.Game, moved.Evening.You.GameToken); err != nil || g.You == nil || g.You.ID != fmt.Sprintf("p%d", was.You.Seat) {
+		t.Errorf("the new phone's game seat: %+v, %v; want seat %d's", g.You, err, was.You.Seat)
+	}
+	if _, err := f.svc.Read(ctx, was.You.Game, was.You.GameToken); !errors.Is(err, service.ErrUnauthorized) {
+		t.Errorf("the old phone's game token: %v, want 401: the old phone holds no seat", err)
 	}
 	if _, err := f.svc.ReadEvening(ctx, c.Code, old.Token); !errors.Is(err, service.ErrUnauthorized) {
 		t.Errorf("the old phone's next read: %v, want 401", err)
@@ -179,5 +189,71 @@ func TestEveningReseatRefusals(t *testing.T) {
 	fresh := eveningReseat(t, f.svc, c, "k4", "p1").Reseat.Key
 	if j, err := f.svc.JoinEvening(ctx, c.Code, service.EveningJoinRequest{SeatKey: fresh}); err != nil || j.PlayerID != "p1" {
 		t.Errorf("a new link after the old one's time: %+v, %v", j, err)
+	}
+}
+
+// TestEveningReseatTakesTheSeatCode: once the cards are dealt in a game the
+// app moderates, the organiser's link moves a player's place only with the
+// seat's code from the player's own card, as the game's own link does (issue
+// 47): without it the link is refused and nothing changes, a wrong one counts
+// against the link, and with it the new phone plays the seat while the old
+// phone's game token is refused.
+func TestEveningReseatTakesTheSeatCode(t *testing.T) {
+	f := newFixture(t)
+	req := classicEvening(1, 2, 7)
+	req.Moderator = rules.ModeratorApp
+	c := mustEvening(t, f.svc, req)
+	old, err := f.svc.JoinEvening(ctx, c.Code, service.EveningJoinRequest{Name: "Player 3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := mustActEvening(t, f.svc, c.Code, c.OrganizerToken, service.ActStartRound)
+	game := v.Rounds[0].Tables[0].Game
+	servicetest.MustAct(t, f.svc, game, servicetest.Referee(v, 1), rules.Action{ID: servicetest.ActionID(), Type: rules.ActStart})
+	was, err := f.svc.ReadEvening(ctx, c.Code, old.Token)
+	if err != nil || was.You == nil {
+		t.Fatal(err)
+	}
+	card := servicetest.MustRead(t, f.svc, game, was.You.GameToken).You
+	if card == nil || card.Role == "" || len(card.SeatCode) != 6 {
+		t.Fatalf("Player 3's card: %+v", card)
+	}
+	gameVersion := func() int64 {
+		it, err := f.st.Get(ctx, game, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return it.Version
+	}
+	before := gameVersion()
+
+	key := eveningReseat(t, f.svc, c, "reseat-1", "p3").Reseat.Key
+	refusedPlace(t, f.svc, c.Code, service.EveningJoinRequest{SeatKey: key}, service.ErrForbidden, service.CodeSeatCodeNeeded)
+	wrong := "000000"
+	if card.SeatCode == wrong {
+		wrong = "000001"
+	}
+	if _, err := f.svc.JoinEvening(ctx, c.Code, service.EveningJoinRequest{SeatKey: key, SeatCode: wrong}); service.As(err).Code != service.CodeSeatCodeWrong {
+		t.Fatalf("a wrong seat code: %v", err)
+	}
+	if org, _ := f.svc.ReadEvening(ctx, c.Code, c.OrganizerToken); len(org.Moving) != 1 {
+		t.Errorf("one wrong code closed the link: moving %v", org.Moving)
+	}
+	if after := gameVersion(); after != before {
+		t.Errorf("refused links changed the game: version %d → %d", before, after)
+	}
+	if _, err := f.svc.Read(ctx, game, was.You.GameToken); err != nil {
+		t.Errorf("the player's own phone lost its seat to a refused link: %v", err)
+	}
+
+	moved, err := f.svc.JoinEvening(ctx, c.Code, service.EveningJoinRequest{SeatKey: key, SeatCode: card.SeatCode})
+	if err != nil || moved.Evening.You == nil || moved.Evening.You.Game != game {
+		t.Fatalf("the link with the seat's code: %+v, %v", moved.Evening.You, err)
+	}
+	if now := servicetest.MustRead(t, f.svc, game, moved.Evening.You.GameToken).You; now == nil || now.ID != card.ID || now.Role != card.Role {
+		t.Errorf("the new phone's seat: %+v, the old phone's %+v", now, card)
+	}
+	if _, err := f.svc.Read(ctx, game, was.You.GameToken); !errors.Is(err, service.ErrUnauthorized) {
+		t.Errorf("the old phone's game token: %v, want 401", err)
 	}
 }

@@ -240,24 +240,51 @@ func seatKeyRefused(code, msg string) error {
 	return &Error{Kind: ErrForbidden, Code: code, Message: msg}
 }
 
-// checkSeatCode checks the seat's code sent with its link l: none is
-// CodeSeatCodeNeeded, and changes nothing; a wrong one counts against the
-// link and closes it at the seatCodeTries'th, a refusal that is written
-// (countedRefusal). Codes are compared in constant time.
+// checkSeatCode checks the seat's code sent with its link l (seatLinks.check)
+// against the seat's token.
 func (e *envelope) checkSeatCode(seat string, l openLink, code string) error {
-	if code == "" {
+	return e.Moving.check(seat, l, code, e.Tokens[seat], "host")
+}
+
+// check checks the code sent with link l of seat id against the code of the
+// seat whose token hash is th (matchSeatCode): a wrong one counts against
+// the link (miss); who makes links is named in the refusal.
+func (m seatLinks) check(id string, l openLink, code string, th []byte, who string) error {
+	err := matchSeatCode(code, th)
+	if errors.Is(err, errWrongSeatCode) {
+		return m.miss(id, l, who)
+	}
+	return err
+}
+
+// errWrongSeatCode is a seat code that is not the seat's.
+var errWrongSeatCode = errors.New("wrong seat code")
+
+// matchSeatCode checks a seat code against the code of the seat whose token
+// hash is th (seatCode): nil when it is the seat's, CodeSeatCodeNeeded's
+// refusal when none is sent (which changes nothing), errWrongSeatCode for
+// another. Codes are compared in constant time.
+func matchSeatCode(code string, th []byte) error {
+	switch {
+	case code == "":
 		return seatKeyRefused(CodeSeatCodeNeeded, "this seat moves with its seat code too: the code on its card, on the player's own phone")
+	case subtle.ConstantTimeCompare([]byte(code), []byte(seatCode(th))) != 1:
+		return errWrongSeatCode
 	}
-	if subtle.ConstantTimeCompare([]byte(code), []byte(seatCode(e.Tokens[seat]))) == 1 {
-		return nil
-	}
+	return nil
+}
+
+// miss counts a wrong seat code against link l of seat id, and closes the
+// link at the seatCodeTries'th: a refusal that is written (countedRefusal),
+// so that guessing costs the link and not only a request.
+func (m seatLinks) miss(id string, l openLink, who string) error {
 	l.Wrong++
 	msg := fmt.Sprintf("that is not the seat's code; %d more tries on this link", seatCodeTries-l.Wrong)
 	if l.Wrong >= seatCodeTries {
-		delete(e.Moving, seat)
-		msg = "that is not the seat's code, and this link is closed; ask the host for a new one"
+		delete(m, id)
+		msg = fmt.Sprintf("that is not the seat's code, and this link is closed; ask the %s for a new one", who)
 	} else {
-		e.Moving[seat] = l
+		m[id] = l
 	}
 	return &countedRefusal{seatKeyRefused(CodeSeatCodeWrong, msg)}
 }

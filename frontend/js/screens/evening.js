@@ -8,7 +8,7 @@ import { h, replace } from '../dom.js';
 import * as api from '../api.js';
 import { Poller } from '../poll.js';
 import { isolate } from '../story.js';
-import { topbar, withLink } from '../ui.js';
+import { topbar, withLink, seatCodeForm } from '../ui.js';
 
 // follow polls an evening for one viewer (token, or none for the public
 // view): onView gets each new view, onFatal a final refusal (404, 401).
@@ -246,8 +246,11 @@ export function eveningScreen(app, code, token) {
   function organizerPage(t, v) {
     const over = roundOver(v);
     const next = v.round < v.roundCount;
+    // Before the draw, the tables' fewest players: the first round waits for them.
+    const need = v.round ? 0 : v.tables * v.rules.minPlayers;
+    const missing = Math.max(0, need - v.players.filter((p) => !p.absent).length);
     const startButton = next
-      ? h('button', { type: 'button', class: 'primary big', disabled: busy || !over, dataset: { action: 'start_round' }, onclick: () => act({ type: 'start_round' }) },
+      ? h('button', { type: 'button', class: 'primary big', disabled: busy || !over || missing > 0, dataset: { action: 'start_round' }, onclick: () => act({ type: 'start_round' }) },
         t('evening.start', { round: v.round + 1 }))
       : null;
     const tableLinks = (table) => h('p', { class: 'ev-links' },
@@ -259,6 +262,7 @@ export function eveningScreen(app, code, token) {
         startButton,
         next && !over ? h('p', { class: 'muted' }, t('evening.wait_tables')) : null,
         !next && over ? h('p', { class: 'big-line' }, t('evening.over')) : null,
+        missing ? h('p', { class: 'ev-need', dataset: { missing } }, t('evening.need', { need, missing })) : null,
         v.round ? null : h('p', { class: 'muted' }, t('evening.start.help'))),
       v.round ? h('section', { class: 'card ev-current' }, h('h2', null, t('evening.round_of', { round: v.round, rounds: v.roundCount })), tablesOf(t, v, v.round, { links: tableLinks })) : null,
       h('div', { class: 'ev-now' },
@@ -359,9 +363,14 @@ export function eveningScreen(app, code, token) {
       h('option', { value: '' }, '—'), present.map((p) => h('option', { value: p.id, selected: form[key] === p.id }, p.name)));
     return h('section', { class: 'panel ev-roster-panel' },
       h('h2', null, t('evening.roster', { count: present.length })),
+      // The door: who may put a new name on the roster (docs/API.md).
+      open ? h('p', { class: 'ev-door', dataset: { door: v.rosterClosed ? 'closed' : 'open' } },
+        h('span', { class: 'muted' }, t(v.rosterClosed ? 'evening.door.closed' : 'evening.door.open')), ' ',
+        h('button', { type: 'button', class: 'secondary small', disabled: busy, dataset: { action: v.rosterClosed ? 'open_roster' : 'close_roster' }, onclick: () => act({ type: v.rosterClosed ? 'open_roster' : 'close_roster' }) },
+          t(v.rosterClosed ? 'evening.door.open_it' : 'evening.door.close_it'))) : null,
       h('ul', { class: 'ev-roster' }, v.players.map((p) => h('li', { class: p.absent ? 'absent' : null, dataset: { player: p.id } },
         h('bdi', null, p.name), ' ', h('span', { class: 'muted small' }, p.absent ? t('evening.absent') : (v.moving || []).includes(p.id) ? t('evening.moving') : p.joined ? t('evening.joined') : t('evening.typed')),
-        open && !p.absent ? h('button', { type: 'button', class: 'secondary small', disabled: busy, dataset: { action: 'absent', player: p.id }, 'aria-label': t('evening.absent.do', { name: isolate(p.name) }), onclick: () => act({ type: 'absent', player: p.id }) }, t('evening.absent.button')) : null,
+        open && !p.absent ? h('button', { type: 'button', class: 'secondary small', disabled: busy, dataset: { action: 'absent', player: p.id }, 'aria-label': t('evening.absent.do', { name: isolate(p.name) }), onclick: () => { if (window.confirm(t('evening.absent.confirm', { name: isolate(p.name) }))) act({ type: 'absent', player: p.id }); } }, t('evening.absent.button')) : null,
         p.absent ? null : h('button', { type: 'button', class: 'secondary small', disabled: busy, dataset: { action: 'reseat', player: p.id }, 'aria-label': t('evening.reseat.do', { name: isolate(p.name) }), onclick: () => reseat(p.id) }, t('evening.reseat.button'))))),
       open ? h('form', { class: 'ev-late', onsubmit: (e) => { e.preventDefault(); if (form.late.trim()) act({ type: 'late', name: form.late.trim().normalize('NFC') }).then((res) => { if (res.status === 200) { form.late = ''; render(); } }); } },
         h('label', { class: 'field' }, h('span', { class: 'field-label' }, t('evening.late')),
@@ -443,6 +452,7 @@ export function eveningPhone(app, code, seatKey) {
   let joinError = null;
   let joining = false;
   let taking = false; // a seat key is on its way
+  let askCode = null; // {key, wrong}: the seat's code is asked for the key
   let joinId = api.newId();
   let draft = '';
 
@@ -518,13 +528,16 @@ export function eveningPhone(app, code, seatKey) {
 
   // takePlace takes the place the organiser's link moved to this phone
   // (docs/API.md, "A place on a new phone"): a new token for the player, whose
-  // old phone is out of the evening from then on; this phone's own place, if
-  // it had one, gives way to it. A key refused says why, over the join form.
-  async function takePlace(key) {
+  // old phone is out of the evening from then on, and of the seat in play; this
+  // phone's own place, if it had one, gives way to it. A seat whose card is
+  // dealt moves with the seat's code, which is asked for. A key refused says
+  // why, over the join form.
+  async function takePlace(key, seatCode) {
     taking = true;
+    askCode = null;
     joinError = null;
     render();
-    const res = await api.takeEveningPlace(code, key, api.newId());
+    const res = await api.takeEveningPlace(code, key, api.newId(), seatCode);
     taking = false;
     if (res.status === 201 && res.body && res.body.token) {
       const v = res.body.evening;
@@ -537,6 +550,11 @@ export function eveningPhone(app, code, seatKey) {
       return;
     }
     const c = api.errorCode(res);
+    if (c === 'seat_code_needed' || c === 'seat_code_wrong') {
+      askCode = { key, wrong: c === 'seat_code_wrong' };
+      render();
+      return;
+    }
     joinError = app.t.has('evening.err.' + c) ? 'evening.err.' + c : res.status === 404 ? 'evening.not_found' : res.status === 0 ? 'err.network' : 'err.generic';
     // A phone that had its own place keeps it, and says why the link did not
     // work; any other shows the join form under the message.
@@ -573,6 +591,10 @@ export function eveningPhone(app, code, seatKey) {
     // The form waits for the evening's first view, so that nothing it shows
     // moves the field and the button once they are there.
     if (taking) content = h('p', { class: 'loading', role: 'status' }, t('evening.reseat.taking'));
+    else if (askCode) {
+      const { key } = askCode;
+      content = seatCodeForm(t, askCode.wrong, (seatCode) => takePlace(key, seatCode));
+    }
     else if (!seat && (view || joinError)) content = joinCard(t);
     else if (!view) content = h('p', { class: 'loading', role: 'status' }, '…');
     else content = placeCards(t, view);

@@ -8,7 +8,7 @@ import { roleKey, sheriffVariant } from '../i18n.js';
 import { playerIndex, playerLabel, lastVote, voteLines, seatsDrawn, bestMoveOf, eventText } from '../story.js';
 import { togglePick } from '../pick.js';
 import {
-  topbar, timer, closingLine, phaseTitle, phaseKey, seatList, storyList, rolesList, targetButtons, noticeBox, stepData, morningCard, seatingCard, nextLine, ICON,
+  topbar, timer, closingLine, seatCodeForm, phaseTitle, phaseKey, seatList, storyList, rolesList, targetButtons, noticeBox, stepData, morningCard, seatingCard, nextLine, ICON,
 } from '../ui.js';
 
 // JOIN_ERRORS are the join page's messages for the API's refusals (docs/API.md).
@@ -84,26 +84,10 @@ export function playerScreen(app, code, seatKey) {
     showJoin(JOIN_ERRORS[c] || (res.status === 404 ? 'err.not_found' : res.status === 0 ? 'err.network' : 'err.generic'));
   }
 
-  // askSeatCode asks for the seat's code, which only the seat's own card
-  // shows: a link takes its seat in a game the app moderates only with it, so
-  // that nobody learns a card by holding a link.
+  // askSeatCode asks for the seat's code (seatCodeForm).
   function askSeatCode(key, wrong) {
     const t = app.t;
-    const input = h('input', {
-      id: 'seat-code', name: 'seat-code', type: 'text', inputmode: 'numeric', pattern: '[0-9]{6}', maxlength: '6',
-      required: true, autocomplete: 'one-time-code', enterkeyhint: 'go',
-    });
-    const form = h('form', {
-      class: 'card seat-code', dataset: { screen: 'seat_code' }, onsubmit: (e) => {
-        e.preventDefault();
-        takeSeat(key, input.value.replace(/\D/g, ''));
-      },
-    },
-    h('h1', null, t('seat.code.title')),
-    h('p', null, t('seat.code.help')),
-    wrong ? h('p', { class: 'error', role: 'alert', dataset: { error: 'err.seat_code_wrong' } }, t('err.seat_code_wrong')) : null,
-    h('label', { for: 'seat-code' }, t('seat.code.label')), input,
-    h('button', { type: 'submit', class: 'primary' }, t('seat.code.take')));
+    const form = seatCodeForm(t, wrong, (seatCode) => takeSeat(key, seatCode));
     replace(app.root, topbar(t, { code, lang: app.lang, onLang: (l) => { app.setLang(l); askSeatCode(key, wrong); } }), h('main', { class: 'phone' }, form));
   }
 
