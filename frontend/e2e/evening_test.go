@@ -228,17 +228,18 @@ func TestEvening(t *testing.T) {
 	}
 }
 
-// giveExtra gives the first player of the referee's table half a point and
-// a worst move (mixed words, the way a referee may weigh one game), on the
-// console at the game's end, and audits that screen.
+// giveExtra gives the first player of the referee's table half a point,
+// typed with a decimal comma as a Russian club writes it ("0,5"), and a worst
+// move (mixed words, the way a referee may weigh one game), on the console at
+// the game's end, and audits that screen.
 func giveExtra(t *testing.T, s *studio, referee *page) {
 	t.Helper()
 	referee.waitFor("the referee's extra points", `document.querySelector('main[data-phase=game_over] [data-screen=referee_extras] select')`)
 	referee.eval(`(() => {
 		const set = (sel, v, ev) => { const el = document.querySelector('[data-screen=referee_extras] ' + sel); el.value = v; el.dispatchEvent(new Event(ev, { bubbles: true })); };
 		set('select', '0', 'change');
-		set('input[type=number]', '0.5', 'input');
-		set('input[type=text]', 'a fine speech', 'input');
+		set('[data-focus=extra-points]', '0,5', 'input');
+		set('[data-focus=extra-reason]', 'a fine speech', 'input');
 		const worst = document.querySelector('[data-screen=referee_extras] input[type=checkbox]');
 		worst.checked = true;
 		worst.dispatchEvent(new Event('change', { bubbles: true }));

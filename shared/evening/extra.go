@@ -52,6 +52,11 @@ var (
 // The extra is kept apart from the game's result, and the standings add it
 // (games), so it counts the same whether it came before the game was
 // recorded or after.
+//
+// The reasons of all the evening's extras hold MaxReasons bytes at most: an
+// extra is one a player a game, and 10 tables of 12 rounds seat 1,200 of
+// them, whose longest reasons (scoring.MaxReasonBytes) would not fit the
+// stored evening; a club's referees write a few words each.
 func SetExtra(s State, e Extra) (State, error) {
 	g, ok := s.find(e.Game)
 	if !ok {
@@ -76,6 +81,9 @@ func SetExtra(s State, e Extra) (State, error) {
 			return s, refusef(ErrInvalidExtra, "%s in game %s: %s", e.Player, e.Game, msg)
 		}
 		e.Reason = checked.Reason
+		if total := s.reasons(e) + len(e.Reason); total > MaxReasons {
+			return s, refusef(ErrInvalidExtra, "the evening's reasons hold %d bytes at most, and this one would make %d: write it shorter", MaxReasons, total)
+		}
 	}
 	n := s.clone()
 	n.Extras = slices.DeleteFunc(n.Extras, func(x Extra) bool { return x.Game == e.Game && x.Player == e.Player })
@@ -83,6 +91,21 @@ func SetExtra(s State, e Extra) (State, error) {
 		n.Extras = append(n.Extras, e)
 	}
 	return n, nil
+}
+
+// MaxReasons bounds the bytes of all the reasons of an evening's extras.
+const MaxReasons = 48 << 10
+
+// reasons is the bytes of the reasons of the evening's extras, but the one
+// e replaces.
+func (s State) reasons(e Extra) int {
+	n := 0
+	for _, x := range s.Extras {
+		if x.Game != e.Game || x.Player != e.Player {
+			n += len(x.Reason)
+		}
+	}
+	return n
 }
 
 // HideStandings hides the standings from everyone but the organiser, for a

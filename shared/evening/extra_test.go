@@ -2,6 +2,7 @@ package evening_test
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -97,6 +98,8 @@ func TestExtras(t *testing.T) {
 		{"below the bound", evening.Extra{Game: "GAME1A", Player: a, Points: -71, Reason: "r"}, evening.ErrInvalidExtra},
 		{"no reason", evening.Extra{Game: "GAME1A", Player: a, Points: 10, Reason: "  "}, evening.ErrInvalidExtra},
 		{"a reason too long", evening.Extra{Game: "GAME1A", Player: a, Points: 10, Reason: strings.Repeat("я", scoring.MaxReason+1)}, evening.ErrInvalidExtra},
+		{"a reason of four-byte characters", evening.Extra{Game: "GAME1A", Player: a, Points: 10, Reason: strings.Repeat("🎲", scoring.MaxReasonBytes/4+1)}, evening.ErrInvalidExtra},
+		{"a pile of accents", evening.Extra{Game: "GAME1A", Player: a, Points: 10, Reason: "good g\u0301\u0302\u0303ame"}, evening.ErrInvalidExtra},
 		{"a direction mark", evening.Extra{Game: "GAME1A", Player: a, Points: 10, Reason: "good \u202egame"}, evening.ErrInvalidExtra},
 		{"a control character", evening.Extra{Game: "GAME1A", Player: a, Points: 10, Reason: "good\x07game"}, evening.ErrInvalidExtra},
 	} {
@@ -110,6 +113,26 @@ func TestExtras(t *testing.T) {
 	}
 	if _, err := evening.SetExtra(before, evening.Extra{Game: "GAME1A", Player: a, Points: 70, Reason: strings.Repeat("я", scoring.MaxReason)}); err != nil {
 		t.Errorf("the longest reason and the bound: %v", err)
+	}
+
+	// The evening's reasons hold MaxReasons bytes: the extra that would pass
+	// them is refused, one that fits is taken, and one that replaces
+	// another counts without the reason it replaces.
+	full := before
+	full.Extras = nil
+	for left := evening.MaxReasons - 10; left > 0; left -= scoring.MaxReasonBytes {
+		full.Extras = append(full.Extras, evening.Extra{Game: "GAME1B", Player: fmt.Sprintf("p%d", len(full.Extras)+1), Points: 10,
+			Reason: strings.Repeat("r", min(left, scoring.MaxReasonBytes))})
+	}
+	if _, err := evening.SetExtra(full, evening.Extra{Game: "GAME1A", Player: a, Points: 10, Reason: strings.Repeat("r", 11)}); !errors.Is(err, evening.ErrInvalidExtra) {
+		t.Errorf("a reason past the evening's %d bytes: %v", evening.MaxReasons, err)
+	}
+	filled, err := evening.SetExtra(full, evening.Extra{Game: "GAME1A", Player: a, Points: 10, Reason: strings.Repeat("r", 10)})
+	if err != nil {
+		t.Fatalf("a reason that fills the evening's %d bytes: %v", evening.MaxReasons, err)
+	}
+	if _, err := evening.SetExtra(filled, evening.Extra{Game: "GAME1A", Player: a, Points: 20, Reason: strings.Repeat("s", 10)}); err != nil {
+		t.Errorf("a reason in place of one as long, the evening full: %v", err)
 	}
 }
 

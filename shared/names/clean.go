@@ -46,6 +46,22 @@ const tooLong = "a name is at most 24 characters (12 to 24, depending on the alp
 // tone mark; more is decoration that spills over the lines around it.
 const maxMarks = 2
 
+// Stacked reports whether text stacks more than maxMarks combining marks on
+// a letter, its accents counted as marks however it was typed: decoration
+// ("zalgo") that spills over the lines around it, and grows the text without
+// showing more of it. A player's name and a referee's reason are refused for it.
+func Stacked(text string) bool {
+	marks := 0
+	for _, r := range norm.NFD.String(text) {
+		if !unicode.In(r, unicode.Mn, unicode.Me) {
+			marks = 0
+		} else if marks++; marks > maxMarks {
+			return true
+		}
+	}
+	return false
+}
+
 // Refusal is a name that cannot be used: Code is what a client is shown
 // (docs/API.md), Message a sentence for the player.
 type Refusal struct {
@@ -87,13 +103,8 @@ func Clean(name string) (string, error) {
 	if utf8.RuneCountInString(name) > rules.MaxName || len(name) > MaxBytes {
 		return "", refuse(CodeTooLong, tooLong)
 	}
-	marks := 0
-	for _, r := range norm.NFD.String(name) { // the marks of a letter, however typed
-		if !unicode.In(r, unicode.Mn, unicode.Me) {
-			marks = 0
-		} else if marks++; marks > maxMarks {
-			return "", refuse(CodeMarks, "a name may not stack more than two accents on a letter")
-		}
+	if Stacked(name) {
+		return "", refuse(CodeMarks, "a name may not stack more than two accents on a letter")
 	}
 	runes := []rune(name)
 	visible, hidden := false, false

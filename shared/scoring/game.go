@@ -6,12 +6,19 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"citysleeps/shared/names"
 	"citysleeps/shared/protocol"
 	"citysleeps/shared/rules"
 )
 
-// MaxReason is the longest reason for extra points, in characters.
-const MaxReason = 200
+// MaxReason is the longest reason for extra points, in characters, and
+// MaxReasonBytes in bytes of UTF-8: 200 letters of Cyrillic or Greek (two
+// bytes each) fit, 200 emoji (four) do not, so that a reason's size on the
+// standings and in the stored evening is bounded by what it shows.
+const (
+	MaxReason      = 200
+	MaxReasonBytes = 2 * MaxReason
+)
 
 // Extra is the referee's word on one seat after a game, entered on the
 // console: extra points, up or down, within the table's bound, and the
@@ -310,8 +317,10 @@ func CheckExtra(t Table, seats int, e Extra) (Extra, error) {
 		return Extra{}, bad("the table has no auto-bonus for a worst move to take away")
 	case e.Reason == "":
 		return Extra{}, bad("extra points need a reason")
-	case !utf8.ValidString(e.Reason) || utf8.RuneCountInString(e.Reason) > MaxReason:
-		return Extra{}, bad("a reason is at most %d characters of UTF-8", MaxReason)
+	case !utf8.ValidString(e.Reason) || utf8.RuneCountInString(e.Reason) > MaxReason || len(e.Reason) > MaxReasonBytes:
+		return Extra{}, bad("a reason is at most %d characters, and %d bytes, of UTF-8", MaxReason, MaxReasonBytes)
+	case names.Stacked(e.Reason):
+		return Extra{}, bad("a reason may not stack more than two accents on a letter")
 	case strings.ContainsFunc(e.Reason, func(r rune) bool {
 		return unicode.IsControl(r) && r != '\n' || unicode.Is(unicode.Bidi_Control, r)
 	}):

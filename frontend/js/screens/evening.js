@@ -422,17 +422,31 @@ export function extraForm(t, groups, f, busy, send) {
     const value = String(i++);
     return h('option', { value, selected: f.seat === value }, seat.name);
   })));
+  // The points are typed as the language writes them ("0,3" as the label
+  // "от −0,7 до 0,7" shows, or "0.3", a minus sign or a hyphen): a text field,
+  // since a number field drops a decimal comma where the page's language has
+  // a point. What cannot be read as a number says so, and sends nothing.
+  const points = h('input', {
+    type: 'text', inputmode: 'decimal', autocomplete: 'off', value: f.points, dataset: { focus: 'extra-points' },
+    oninput: (e) => { f.points = e.target.value; e.target.setCustomValidity(''); },
+  });
   return h('form', { class: 'ev-extra-form', onsubmit: (e) => {
     e.preventDefault();
     const seat = seats[Number(f.seat)];
-    const n = Number(String(f.points).replace(',', '.'));
-    if (f.seat === '' || !seat || !Number.isFinite(n)) return;
+    const typed = String(f.points).trim().replace(/^[−–]/, '-').replace(',', '.');
+    const n = /^[-+]?(\d+\.?\d*|\.\d+)$/.test(typed) ? Number(typed) : NaN;
+    if (f.seat === '' || !seat) return;
+    if (!Number.isFinite(n)) {
+      points.setCustomValidity(t('evening.err.invalid_extra'));
+      points.reportValidity();
+      return;
+    }
     send({ game: seat.game, player: seat.id, points: n, worstMove: !!f.worst, reason: f.reason.trim() });
   } },
   h('label', { class: 'field' }, h('span', { class: 'field-label' }, t('evening.extra.player')),
     h('select', { dataset: { focus: 'extra-seat' }, onchange: (e) => { f.seat = e.target.value; } }, h('option', { value: '' }, '—'), options)),
   h('label', { class: 'field' }, h('span', { class: 'field-label' }, t('evening.extra.points')),
-    h('input', { type: 'number', step: '0.05', min: '-0.7', max: '0.7', inputmode: 'decimal', value: f.points, dataset: { focus: 'extra-points' }, oninput: (e) => { f.points = e.target.value; } })),
+    points),
   h('label', { class: 'choice ev-worst' }, h('input', { type: 'checkbox', checked: !!f.worst, dataset: { focus: 'extra-worst' }, onchange: (e) => { f.worst = e.target.checked; } }), ' ', t('evening.extra.worst')),
   h('label', { class: 'field' }, h('span', { class: 'field-label' }, t('evening.extra.reason')),
     h('input', { type: 'text', maxlength: '200', value: f.reason, dataset: { focus: 'extra-reason' }, oninput: (e) => { f.reason = e.target.value; } })),
