@@ -134,6 +134,8 @@ func TestEvening(t *testing.T) {
 					p.fatalf("round %d: %s at table %d seat %d, which is %s's", round, id, you.Table, you.Seat, got)
 				}
 				p.waitWithin(fmt.Sprintf("round %d's seat", round), fmt.Sprintf(`location.pathname === '/join/%s' && document.querySelector('main[data-phase=lobby]')`, you.Game), toSeatWithin)
+				// In a room of several tables the phone says which (issue 47).
+				p.waitFor(fmt.Sprintf("table %d named on the phone", you.Table), fmt.Sprintf(`document.querySelector('.topbar .table-chip[data-table="%d"]')`, you.Table))
 			})
 		}
 		wg.Wait()
@@ -166,20 +168,32 @@ func TestEvening(t *testing.T) {
 		}
 		wg.Wait()
 		org.waitFor("every table over", `document.querySelectorAll('.ev-current .ev-table.over').length === 2`)
+		// The TV shows where to sit next between rounds, and that the
+		// evening is over after the last (issue 47).
+		if round < 2 {
+			tv.waitFor("the TV's next round between rounds", fmt.Sprintf(`document.querySelector('.ev-current[data-shows="%d"] .ev-table')`, round+1))
+		} else {
+			tv.waitFor("the TV's end of the evening", `document.querySelector('.ev-over')`)
+		}
 		if round == 1 {
 			phones[0] = movePlace(t, srv, org, phones[0], join, code, token)
 			// Table 2 has no referee for round 2: the app moderates it.
 			org.eval(`(() => { const el = document.querySelector('[data-table="2"] select[data-action=set_moderator]'); el.value = 'app'; el.dispatchEvent(new Event('change', { bubbles: true })); return true; })()`, nil)
 			org.waitFor("table 2 the app's", `document.querySelector('.ev-referees li[data-table="2"][data-moderator=app]')`)
 			// The referee gives a player extra points from the console at
-			// the game's end, then it leads back to the table's page, which
-			// waits for the next round.
+			// the game's end, and leaves the phone there: when round 2
+			// starts, the console follows to the table's next game by
+			// itself, as the players' phones do (the wait at the top of the
+			// loop).
 			giveExtra(t, s, referee)
 			if x := readEvening(t, srv, code, "").Rounds[0].Tables[0].Extras; len(x) != 1 || x[0].Points != scoring.Point/2 || !x[0].WorstMove || x[0].Reason != "a fine speech" {
 				t.Fatalf("the referee's extra at table 1: %+v", x)
 			}
+		} else {
+			// After the last game the console leads back to the table's
+			// page, which says the evening is over.
 			referee.mustTap(`main[data-phase=game_over] [data-action=evening]`)
-			referee.waitFor("the referee's page between rounds", `document.querySelector('[data-screen=evening_referee][data-table="1"] .big-line')`)
+			referee.waitFor("the referee's page after the last round", `document.querySelector('[data-screen=evening_referee][data-table="1"] .big-line')`)
 			s.phone = referee
 			s.capture(referee, "evening-referee", `document.querySelector('[data-screen=evening_referee] .big-line')`)
 		}
@@ -317,7 +331,7 @@ func movePlace(t *testing.T, srv *testServer, org, from, to *page, code, token s
 }
 
 // toSeatWithin bounds a phone's way to its seat when a round starts: the
-// game's end screen asks the evening every EVENING_POLL_MS (4 s, player.js),
+// game's end screen asks the evening every EVENING_POLL_MS (4 s, evening.js),
 // then the evening's page loads and reads the evening, then the game's. Twenty
 // phones and three screens share two cores here, so the bound is ten times
 // what that takes alone (6 s at most): only a phone that never moves fails.

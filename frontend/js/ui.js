@@ -33,7 +33,7 @@ export function langSelect(t, current, onChange) {
 // topbar: the room code, the connection state and the language on one row that
 // never wraps, and below it, on a phone, whose seat this is, in full: a name is
 // never cut short.
-export function topbar(t, { code, who, session, lang, onLang }) {
+export function topbar(t, { code, table, who, session, lang, onLang }) {
   const live = !session || session.live;
   return h('header', { class: 'topbar' },
     h('div', { class: 'topbar-row' },
@@ -41,6 +41,9 @@ export function topbar(t, { code, who, session, lang, onLang }) {
       // phone keeps for screen readers only (app.css): a name other than its
       // text would not be the one a voice user says (WCAG 2.5.3).
       h('a', { class: ['brand', code && 'with-code'], href: '/' }, h('span', { class: 'moon', 'aria-hidden': 'true' }, '☾'), h('span', { class: 'brand-text' }, t('app.title'))),
+      // An evening's table says its number: a room of several tables looks
+      // for it, not for the room code.
+      table ? h('span', { class: 'table-chip', dataset: { table } }, t('evening.table', { table })) : null,
       code ? h('span', { class: 'code-chip', 'aria-label': t('host.code_is', { code }) }, code) : null,
       session ? h('span', { class: ['conn', live ? 'ok' : 'bad'], role: 'status', title: live ? t('conn.live') : t('conn.stale'), 'aria-label': live ? t('conn.live') : t('conn.stale') },
         live ? '●' : '⚠', h('span', { class: 'conn-text' }, ' ' + (live ? t('conn.live') : t('conn.stale')))) : null,
@@ -49,9 +52,6 @@ export function topbar(t, { code, who, session, lang, onLang }) {
     live ? null : h('div', { class: 'reconnecting', role: 'alert' }, '⚠ ' + t('conn.reconnecting')));
 }
 
-// withLink is the sentence t(key) whose {url} is the link url, drawn with a
-// place to break after each slash: a narrow screen wraps it between its
-// parts, never inside a word of it (the room code).
 // seatCodeForm asks for a seat's code, which only the seat's own card shows:
 // a link (a game's, or an evening's place) takes a dealt seat in a game the
 // app moderates only with it, so that nobody learns a card by holding a
@@ -75,6 +75,9 @@ export function seatCodeForm(t, wrong, onCode) {
   h('button', { type: 'submit', class: 'primary' }, t('seat.code.take')));
 }
 
+// withLink is the sentence t(key) whose {url} is the link url, drawn with a
+// place to break after each slash: a narrow screen wraps it between its
+// parts, never inside a word of it (the room code).
 export function withLink(t, key, url) {
   const MARK = '\u0000';
   const [before, after] = t(key, { url: MARK }).split(MARK);

@@ -360,7 +360,7 @@ func (s State) uncounted(code string) string {
 // turns into the evening's by the round's seating.
 //
 // A game whose seats are not exactly the ones the seating made (which the
-// seated lobby, rules.State.Seated, leaves no way to, but a game stored
+// seated lobby, rules.State.Table, leaves no way to, but a game stored
 // before it could have) is recorded as Uncounted, with why: its points would
 // go to someone who did not play them, and the evening goes on without them
 // rather than stop.

@@ -203,19 +203,23 @@ func attachment(w http.ResponseWriter, code, ext string) {
 	w.Header().Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": "evening-" + code + "." + ext}))
 }
 
-// writeEvening sends a view of an evening, gzipped where writeJSONBody would,
-// unless it holds a game token: the names in it are chosen by whoever joins,
-// and a compressed answer whose length moves with a guess at a secret beside
-// them would let that guess be tested (as BREACH does). The answers that give
-// a token (making an evening, joining it) are never compressed, for the same
-// reason, nor is a reseat's, whose link holds a key.
+// writeEvening sends a view of an evening with its joinUrl, the evening's page
+// at the address phones reach (PublicURL: a laptop's LAN address, not the
+// localhost its own page was opened at), which the TV and the organiser print
+// under the QR code for a camera that will not scan. It goes gzipped where
+// writeJSONBody would, unless it holds a secret: a game token, the organiser's
+// referee tokens, or a reseat's key. The names in it are chosen by whoever
+// joins, and a compressed answer whose length moves with a guess at a secret
+// beside them would let that guess be tested (as BREACH does). The answers
+// that give a token (making an evening, joining it) are never compressed, for
+// the same reason.
 func (h *handler) writeEvening(w http.ResponseWriter, r *http.Request, v evening.View, poll time.Duration) {
-	data, err := withPoll(v, poll, "")
+	data, err := withPoll(v, poll, h.baseURL(r)+EveningPath(v.Code))
 	if err != nil {
 		h.fail(w, r, err)
 		return
 	}
-	if (v.You != nil && v.You.GameToken != "") || v.Reseat != nil {
+	if (v.You != nil && v.You.GameToken != "") || v.Reseat != nil || v.Organizer {
 		writeRaw(w, http.StatusOK, "application/json", data)
 		return
 	}

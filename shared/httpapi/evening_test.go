@@ -1,8 +1,12 @@
 package httpapi
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"slices"
 	"strings"
@@ -567,4 +571,39 @@ func TestEveningJoinRetry(t *testing.T) {
 	}
 	e.ExpectError(e.JSON("POST", path, "", map[string]string{"name": "Guest 3", "joinId": "another-join-id-0123"}), http.StatusConflict, "name_taken")
 	e.ExpectError(e.JSON("POST", path, "", map[string]string{"name": "Guest 4", "joinId": "short"}), http.StatusBadRequest, CodeInvalid)
+}
+
+// TestEveningViewLinkAndSecrets: every view of an evening carries joinUrl,
+// the evening's page at the address phones reach (PublicURL), for the TV and
+// the organiser to print under the QR code instead of their own page's
+// localhost (issue 47). The organiser's view, which holds every table's
+// referee token beside names anyone may choose, goes uncompressed to a client
+// that takes gzip; the public's goes compressed.
+func TestEveningViewLinkAndSecrets(t *testing.T) {
+	e := newEnv(t, Config{})
+	c := e.newEvening(2, 2, 12)
+	for who, token := range map[string]string{"the public": "", "the organiser": c.OrganizerToken} {
+		res := e.raw("GET", "/api/evenings/"+c.Code, token, "", "Accept-Encoding", "gzip")
+		body := res.Body
+		if res.Header.Get("Content-Encoding") == "gzip" {
+			if token != "" {
+				t.Errorf("%s's view, with every referee token, went gzipped", who)
+			}
+			zr, err := gzip.NewReader(bytes.NewReader(body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if body, err = io.ReadAll(zr); err != nil {
+				t.Fatal(err)
+			}
+		} else if token == "" {
+			t.Errorf("%s's view went uncompressed (%d bytes)", who, len(body))
+		}
+		var v struct {
+			JoinURL string `json:"joinUrl"`
+		}
+		if err := json.Unmarshal(body, &v); err != nil || v.JoinURL != publicURL+"/evening/"+c.Code {
+			t.Errorf("%s's view: joinUrl %q, %v; want %s", who, v.JoinURL, err, publicURL+"/evening/"+c.Code)
+		}
+	}
 }

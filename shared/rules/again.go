@@ -12,7 +12,7 @@ func Again(s State, code string, now time.Time) (State, error) {
 	if s.Phase.Name != PhaseGameOver {
 		return State{}, refusal(ErrWrongPhase, "the game is not over yet")
 	}
-	if s.Seated {
+	if s.seated() {
 		return State{}, refusal(ErrSeated, "the evening seats this table's next game, in its next round")
 	}
 	n, err := New(code, s.Rules, s.Moderator, s.Lang, now)

@@ -48,7 +48,7 @@ func JoinFrom(s State, name, device string, now time.Time) (State, string, error
 		return s, "", refusal(ErrWrongPhase, "the game has started; joining is closed")
 	case name == "" || utf8.RuneCountInString(name) > MaxName || !utf8.ValidString(name):
 		return s, "", refusal(ErrBadField, "a name is 1 to 24 characters")
-	case s.Seated:
+	case s.seated():
 		return s, "", ErrSeated
 	case device != "" && slices.Contains(s.Banned, device):
 		return s, "", ErrBanned
@@ -193,13 +193,13 @@ func inTargets(o Option, target string) error {
 	return nil
 }
 
-// seatedKeeps are the lobby's actions a seated table (State.Seated) refuses:
+// seatedKeeps are the lobby's actions a seated table (State.Table) refuses:
 // each would change who sits at it or by which rules.
 var seatedKeeps = []ActionType{ActConfigure, ActLock, ActUnlock, ActKick, ActBan, ActLeave}
 
 // diagnose explains why a known action is not legal for p now.
 func (s *State) diagnose(p *Player, a Action) error {
-	if s.Seated && s.Phase.Name == PhaseLobby && !s.Phase.Closing && slices.Contains(seatedKeeps, a.Type) {
+	if s.seated() && s.Phase.Name == PhaseLobby && !s.Phase.Closing && slices.Contains(seatedKeeps, a.Type) {
 		return ErrSeated
 	}
 	switch a.Type {

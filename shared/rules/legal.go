@@ -60,7 +60,7 @@ func (s *State) stepOptions() []Option {
 		// for a script that cannot wait (docs/API.md).
 		return []Option{{Type: ActAdvance}}
 	}
-	if s.Phase.Name == PhaseLobby && s.Seated {
+	if s.Phase.Name == PhaseLobby && s.seated() {
 		// The evening decided who sits here and by which rules (Seated).
 		opts := []Option{{Type: ActManiacSide}}
 		if len(all) > 0 {
@@ -105,7 +105,7 @@ func (s *State) stepOptions() []Option {
 
 func (s *State) playerOptions(p *Player) []Option {
 	if s.Phase.Name == PhaseLobby {
-		if s.Seated {
+		if s.seated() {
 			return nil // the evening's seat is left by the evening's roster (its absent mark)
 		}
 		return []Option{{Type: ActLeave}}

@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// TestSeatedLobby: a table an evening seated (State.Seated) keeps the people
+// TestSeatedLobby: a table an evening seated (State.Table) keeps the people
 // and the rules the evening gave it. Nobody new joins, nobody leaves or is
 // sent away, the lock and the rules stay as they are, and none of that is
 // offered; the host still orders the seats and deals, a place still moves to
@@ -27,7 +27,7 @@ func TestSeatedLobby(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	s.Seated = true
+	s.Table = 2
 	if !ViewOf(s, Public, t0).Phase.Seated {
 		t.Error("the public view of a seated lobby does not say so")
 	}

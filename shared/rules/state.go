@@ -56,12 +56,14 @@ type State struct {
 	// can tag a view without writing the advanced state back.
 	Ticks int `json:"ticks,omitempty"`
 
-	// Seated: the table was seated from outside the game, by an evening's
-	// seating (which draws the seats for the whole evening and keeps each
-	// place's points): its lobby takes no new player, and nobody leaves it,
-	// is sent away, or changes its rules. A place moves to another device
-	// only (ActReseat), so each seat stays the person the seating put there.
-	Seated bool `json:"seated,omitempty"`
+	// Table is the number (from 1) of the evening's table whose seating
+	// seated this game, 0 for a game of its own. A seated game (seated) keeps
+	// the people and the rules the evening gave it, since the evening draws
+	// the seats for the whole evening and keeps each place's points: its
+	// lobby takes no new player, and nobody leaves it, is sent away, or
+	// changes its rules. A place moves to another device only (ActReseat), so
+	// each seat stays the person the seating put there.
+	Table int `json:"table,omitempty"`
 
 	// Lobby state, forgotten at the start: joins are closed from then on.
 	Locked bool     `json:"locked,omitempty"` // the host closed the lobby to new players
@@ -236,6 +238,9 @@ type Viewer struct {
 
 // Public is the shared screen's viewer: it may see only what everyone may see.
 var Public = Viewer{}
+
+// seated reports whether an evening seated this game (Table).
+func (s *State) seated() bool { return s.Table > 0 }
 
 func (s *State) player(id string) *Player {
 	for i := range s.Players {

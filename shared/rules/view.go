@@ -12,7 +12,11 @@ type View struct {
 	Version int64  `json:"version"`
 	// Tick counts the clock's transitions since the stored version (a deadline that
 	// passed with no action since). Version and Tick together name the state shown.
-	Tick      int          `json:"tick,omitempty"`
+	Tick int `json:"tick,omitempty"`
+	// Table is the number of the evening's table that seated this game
+	// (State.Table), so that a phone and the table's screen say which table
+	// in a room of several; left out for a game of its own.
+	Table     int          `json:"table,omitempty"`
 	Rules     Options      `json:"rules"`
 	Moderator string       `json:"moderator"`
 	Lang      string       `json:"lang,omitempty"`
@@ -74,7 +78,7 @@ type PhaseView struct {
 	// Locked: the host has closed the lobby to new players.
 	Locked bool `json:"locked,omitempty"`
 	// Seated: the lobby was seated by an evening, and takes no one else
-	// (State.Seated): no page invites a join.
+	// (State.Table): no page invites a join.
 	Seated bool `json:"seated,omitempty"`
 	// Full: the lobby seats as many players as the rules take (MaxPlayers),
 	// so that a join page says so before it asks for a name.
@@ -182,7 +186,7 @@ func ViewOf(s State, v Viewer, now time.Time) View {
 	if !v.Host {
 		me = s.player(v.Player)
 	}
-	out := View{Code: s.Code, Tick: s.Ticks - stored, Rules: s.Rules, Moderator: s.Moderator, Lang: s.Lang, Actions: []Option{},
+	out := View{Code: s.Code, Table: s.Table, Tick: s.Ticks - stored, Rules: s.Rules, Moderator: s.Moderator, Lang: s.Lang, Actions: []Option{},
 		Events: make([]Event, 0, len(s.Events)), Players: make([]PlayerView, 0, len(s.Players))}
 	if s.Winner != "" {
 		w := s.Winner
@@ -278,7 +282,7 @@ func storyWeight(events []Event) int {
 func (s *State) phaseView() PhaseView {
 	pv := PhaseView{Name: s.Phase.Name, Day: s.Day, Night: s.Night, Reason: s.Phase.Reason, Closing: s.Phase.Closing, Extended: s.Phase.Extended,
 		Resuming: s.Phase.Resuming, Wake: s.Phase.Wake, Queue: s.Phase.Queue, Candidates: s.Phase.Candidates, Nominations: s.Nominations,
-		Locked: s.Locked, Seated: s.Seated && s.Phase.Name == PhaseLobby, Full: s.Phase.Name == PhaseLobby && len(s.Players) >= s.Rules.MaxPlayers}
+		Locked: s.Locked, Seated: s.seated() && s.Phase.Name == PhaseLobby, Full: s.Phase.Name == PhaseLobby && len(s.Players) >= s.Rules.MaxPlayers}
 	if !s.Phase.EndsAt.IsZero() && (s.Phase.Paused == 0 || s.Phase.Resuming) {
 		t := s.Phase.EndsAt
 		pv.EndsAt = &t

@@ -781,7 +781,7 @@ func (s *Service) seatGame(ctx context.Context, it *eveningItem, st evening.Stat
 			}
 			env.Tokens[seat] = hashToken(gameToken(it.Key, code, p, it.Moved[p]))
 		}
-		game.Seated = true
+		game.Table = t + 1
 		return game, nil
 	})
 	return code, err

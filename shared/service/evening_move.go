@@ -61,7 +61,7 @@ func (s *Service) takePlace(ctx context.Context, code string, req EveningJoinReq
 // placeInPlay is the player's seat in the round in play: its game's room code
 // and the player's id in that game, or "" when they sit out or no round has
 // started. An evening's game seats its players in the seating's order and
-// takes nobody else (rules.State.Seated), so the k-th is "pk".
+// takes nobody else (rules.State.Table), so the k-th is "pk".
 func placeInPlay(st evening.State, id string) (game, seat string) {
 	round := len(st.Played) - 1
 	if round < 0 {

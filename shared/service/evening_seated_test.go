@@ -34,8 +34,8 @@ func TestEveningTableTakesOnlyItsSeating(t *testing.T) {
 	if err != nil || mine.You == nil || mine.You.GameToken == "" {
 		t.Fatalf("Player 3's place: %+v, %v", mine.You, err)
 	}
-	if pub := servicetest.MustRead(t, svc, game, ""); !pub.Phase.Seated {
-		t.Error("the table's public view does not say the evening seated it")
+	if pub := servicetest.MustRead(t, svc, game, ""); !pub.Phase.Seated || pub.Table != 1 {
+		t.Errorf("the table's public view: seated %v, table %d; want the evening's table 1", pub.Phase.Seated, pub.Table)
 	}
 	version := func() int64 {
 		it, err := st.Get(ctx, game, true)

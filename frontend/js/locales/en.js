@@ -384,6 +384,7 @@ export default {
 
   // Lobby.
   'lobby.seated': 'You are at the table, seat {seat}.',
+  'lobby.seated_at': 'Table {table}, seat {seat}.',
   'lobby.wait': 'Waiting for the host to deal the cards.',
   'lobby.players': { one: '{count} player at the table', other: '{count} players at the table' },
   'lobby.leave': 'Leave the table',
@@ -831,6 +832,7 @@ export default {
   'evening.start': 'Start round {round}',
   'evening.start.help': 'The first round draws the seating of the whole evening. Names can be added until then, and changed before every round.',
   'evening.wait_tables': 'The next round starts once every table’s game is over.',
+  'evening.next_tables': 'Next: round {round}, where to sit',
   'evening.over': 'The evening is over. Thank you for playing!',
   'evening.console': 'Console',
   'evening.screen': 'Table screen',
@@ -906,6 +908,7 @@ export default {
   'evening.waiting.help': 'When the first round begins, this phone shows your table and seat and goes there by itself. Keep this page open.',
   'evening.your_seat': 'Round {round}: table {table}, seat {seat}',
   'evening.your_game_over': 'Your game of this round is over. The next round begins when every table has finished.',
+  'evening.your_last_game_over': 'Your last game of the evening is over.',
   'evening.to_seat': 'Go to my seat',
   'evening.sitting_out': 'You sit out round {round}.',
   'evening.next_seat': 'Next: round {round}, table {table}, seat {seat}',

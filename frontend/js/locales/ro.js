@@ -366,6 +366,7 @@ export default {
   'end.watch_lobby': 'Deschide ecranul comun',
 
   'lobby.seated': 'Ești la masă, locul {seat}.',
+  'lobby.seated_at': 'Masa {table}, locul {seat}.',
   'lobby.wait': 'Așteptăm ca gazda să împartă cărțile.',
   'lobby.players': { one: '{count} jucător la masă', few: '{count} jucători la masă', other: '{count} de jucători la masă' },
   'lobby.leave': 'Pleacă de la masă',
@@ -801,6 +802,7 @@ export default {
   'evening.start': 'Începe runda {round}',
   'evening.start.help': 'Prima rundă trage la sorți așezarea întregii seri. Până atunci se pot adăuga nume, iar înaintea fiecărei runde lista se poate schimba.',
   'evening.wait_tables': 'Runda următoare începe după ce se încheie jocul de la fiecare masă.',
+  'evening.next_tables': 'Urmează: runda {round}, așezarea',
   'evening.over': 'Seara s-a încheiat. Mulțumim pentru joc!',
   'evening.console': 'Consola',
   'evening.screen': 'Ecranul mesei',
@@ -876,6 +878,7 @@ export default {
   'evening.waiting.help': 'Când începe prima rundă, telefonul arată masa și locul dumneavoastră și merge singur acolo. Țineți pagina deschisă.',
   'evening.your_seat': 'Runda {round}: masa {table}, locul {seat}',
   'evening.your_game_over': 'Jocul dumneavoastră din această rundă s-a încheiat. Runda următoare începe când termină toate mesele.',
+  'evening.your_last_game_over': 'Ultimul tău joc al serii s-a încheiat.',
   'evening.to_seat': 'La locul meu',
   'evening.sitting_out': 'Stați pe dinafară în runda {round}.',
   'evening.next_seat': 'Urmează: runda {round}, masa {table}, locul {seat}',

@@ -366,6 +366,7 @@ export default {
   'end.watch_lobby': 'Открыть общий экран',
 
   'lobby.seated': 'Вы за столом, место {seat}.',
+  'lobby.seated_at': 'Стол {table}, место {seat}.',
   'lobby.wait': 'Ждём, пока ведущий раздаст карты.',
   'lobby.players': { one: 'За столом {count} игрок', few: 'За столом {count} игрока', many: 'За столом {count} игроков', other: 'За столом {count} игрока' },
   'lobby.leave': 'Выйти из-за стола',
@@ -801,6 +802,7 @@ export default {
   'evening.start': 'Начать тур {round}',
   'evening.start.help': 'Первый тур разыгрывает рассадку на весь вечер. До него можно добавлять имена, а перед каждым туром — менять состав.',
   'evening.wait_tables': 'Следующий тур начнётся, когда закончатся игры за всеми столами.',
+  'evening.next_tables': 'Дальше: тур {round}, рассадка',
   'evening.over': 'Вечер окончен. Спасибо за игру!',
   'evening.console': 'Пульт',
   'evening.screen': 'Экран стола',
@@ -876,6 +878,7 @@ export default {
   'evening.waiting.help': 'Когда начнётся первый тур, телефон покажет ваш стол и место и сам перейдёт туда. Не закрывайте эту страницу.',
   'evening.your_seat': 'Тур {round}: стол {table}, место {seat}',
   'evening.your_game_over': 'Ваша игра в этом туре окончена. Следующий тур начнётся, когда закончат все столы.',
+  'evening.your_last_game_over': 'Ваша последняя игра вечера окончена.',
   'evening.to_seat': 'К моему месту',
   'evening.sitting_out': 'Тур {round} вы пропускаете.',
   'evening.next_seat': 'Дальше: тур {round}, стол {table}, место {seat}',

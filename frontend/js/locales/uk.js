@@ -366,6 +366,7 @@ export default {
   'end.watch_lobby': 'Відкрити спільний екран',
 
   'lobby.seated': 'Ви за столом, місце {seat}.',
+  'lobby.seated_at': 'Стіл {table}, місце {seat}.',
   'lobby.wait': 'Чекаємо, поки ведучий роздасть карти.',
   'lobby.players': { one: 'За столом {count} гравець', few: 'За столом {count} гравці', many: 'За столом {count} гравців', other: 'За столом {count} гравця' },
   'lobby.leave': 'Вийти з-за столу',
@@ -801,6 +802,7 @@ export default {
   'evening.start': 'Почати тур {round}',
   'evening.start.help': 'Перший тур розігрує розсадку на весь вечір. До нього можна додавати імена, а перед кожним туром — змінювати склад.',
   'evening.wait_tables': 'Наступний тур почнеться, коли завершаться ігри за всіма столами.',
+  'evening.next_tables': 'Далі: тур {round}, розсадка',
   'evening.over': 'Вечір завершено. Дякуємо за гру!',
   'evening.console': 'Пульт',
   'evening.screen': 'Екран столу',
@@ -876,6 +878,7 @@ export default {
   'evening.waiting.help': 'Коли почнеться перший тур, телефон покаже ваш стіл і місце та сам перейде туди. Не закривайте цю сторінку.',
   'evening.your_seat': 'Тур {round}: стіл {table}, місце {seat}',
   'evening.your_game_over': 'Вашу гру в цьому турі завершено. Наступний тур почнеться, коли завершать усі столи.',
+  'evening.your_last_game_over': 'Ваша остання гра вечора закінчилася.',
   'evening.to_seat': 'До мого місця',
   'evening.sitting_out': 'Тур {round} ви пропускаєте.',
   'evening.next_seat': 'Далі: тур {round}, стіл {table}, місце {seat}',

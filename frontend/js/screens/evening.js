@@ -10,6 +10,10 @@ import { Poller } from '../poll.js';
 import { isolate } from '../story.js';
 import { topbar, withLink, seatCodeForm } from '../ui.js';
 
+// EVENING_POLL_MS is how often a phone or a referee's console at the end of
+// an evening's game asks whether the next round has begun.
+export const EVENING_POLL_MS = 4000;
+
 // follow polls an evening for one viewer (token, or none for the public
 // view): onView gets each new view, onFatal a final refusal (404, 401).
 function follow(code, token, onView, onFatal) {
@@ -222,7 +226,9 @@ export function eveningScreen(app, code, token) {
   }
 
   function joinPanel(t, big) {
-    const url = `${location.origin}/evening/${code}`;
+    // The address phones reach, as the QR code holds it (the view's joinUrl):
+    // a laptop's own page may be open at localhost.
+    const url = (view && view.joinUrl) || `${location.origin}/evening/${code}`;
     return h('section', { class: ['join-panel', big ? 'ev-join-big' : 'panel'] },
       h('h2', { class: big ? 'scan-title' : null }, t('evening.scan')),
       h('img', { class: big ? 'qr' : 'small-qr', src: api.eveningQr(code), alt: t('evening.qr_alt', { code }), width: big ? '480' : '200', height: big ? '480' : '200' }),
@@ -236,11 +242,18 @@ export function eveningScreen(app, code, token) {
         h('section', { class: 'panel' }, head(t, v), h('h2', null, t('evening.roster', { count: joined.length })),
           h('ul', { class: 'ev-roster' }, joined.map((p) => h('li', { dataset: { player: p.id } }, h('bdi', null, p.name), p.joined ? h('span', { class: 'muted small' }, ' · ' + t('evening.joined')) : null)))))];
     }
+    // Between rounds the room looks for where to sit next: the next
+    // round's tables come first, above the fold of a TV nobody scrolls;
+    // after the last round, that the evening is over.
+    const over = roundOver(v);
+    const shown = over && v.round < v.roundCount ? v.round + 1 : v.round;
     return [head(t, v),
+      over && v.round === v.roundCount ? h('p', { class: 'big-line ev-over', role: 'status' }, t('evening.over')) : null,
       h('div', { class: 'ev-now' },
-        h('section', { class: 'panel ev-current' }, h('h2', null, t('evening.round_of', { round: v.round, rounds: v.roundCount })), tablesOf(t, v, v.round)),
+        h('section', { class: 'panel ev-current', dataset: { shows: shown } },
+          h('h2', null, t(shown > v.round ? 'evening.next_tables' : 'evening.round_of', { round: shown, rounds: v.roundCount })), tablesOf(t, v, shown)),
         h('section', { class: 'panel' }, h('h2', null, t('evening.standings')), standingsOf(t, v))),
-      schedule(t, v)];
+      schedule(t, v)].filter(Boolean);
   }
 
   function organizerPage(t, v) {
@@ -638,7 +651,7 @@ export function eveningPhone(app, code, seatKey) {
       const table = v.rounds[v.round - 1].tables.find((x) => x.table === you.table) || {};
       now = h('section', { class: 'card mine ev-place', dataset: { place: 'seat', table: you.table, seat: you.seat } },
         h('h1', { class: 'big-line' }, t('evening.your_seat', { round: v.round, table: you.table, seat: you.seat })),
-        table.over ? h('p', { class: 'muted' }, t('evening.your_game_over')) : h('a', { class: 'button primary big', href: '/join/' + you.game, onclick: (e) => { e.preventDefault(); goPlay(you); }, dataset: { action: 'to_seat' } }, t('evening.to_seat')));
+        table.over ? h('p', { class: 'muted' }, t(v.round < v.roundCount ? 'evening.your_game_over' : 'evening.your_last_game_over')) : h('a', { class: 'button primary big', href: '/join/' + you.game, onclick: (e) => { e.preventDefault(); goPlay(you); }, dataset: { action: 'to_seat' } }, t('evening.to_seat')));
     } else {
       now = h('section', { class: 'card ev-place', dataset: { place: 'sit_out' } }, h('h1', null, t('evening.sitting_out', { round: v.round })));
     }

@@ -10,7 +10,7 @@ import { countdown, timeSignal, remaining } from '../format.js';
 import { roleKey, makeT } from '../i18n.js';
 import { ruleBook, rulesName } from '../options.js';
 import { publicPart } from '../view.js';
-import { extraForm, actionError } from './evening.js';
+import { extraForm, actionError, EVENING_POLL_MS } from './evening.js';
 import { isolate, playerIndex, playerLabel, eventText, voteLines, lastVote, announcements, tidy, nextStepText, seatsDrawn, SPOKEN } from '../story.js';
 import {
   topbar, timer, closingLine, phaseTitle, phaseKey, withLink, seatList, storyList, rolesList, noticeBox, stepData, morningCard, seatingCard, nextLine, soundBar, targetButtons, ICON,
@@ -57,7 +57,7 @@ export function hostScreen(app, code, token) {
   // the referee's extra points (refereeExtras) and leads to the next round.
   const refereeOf = (token && api.refereeGame.get(code)) || {};
   const evening = refereeOf.evening || null;
-  const extras = { view: null, form: {}, busy: false, asked: false, given: null, error: null };
+  const extras = { view: null, form: {}, busy: false, asked: false, given: null, error: null, timer: null };
   let langPicked = false; // a language was picked on this page's menu
   let book = null; // the rules' schema (ruleBook), to name the rules a game changed
   const has = (v, type) => (v.actions || []).find((a) => a.type === type);
@@ -201,7 +201,7 @@ export function hostScreen(app, code, token) {
   function render() {
     const t = app.t;
     const v = session.view;
-    const bar = topbar(t, { code, session, lang: app.lang, onLang: (l) => { langPicked = true; app.setLang(l); render(); } });
+    const bar = topbar(t, { code, table: v && v.table, session, lang: app.lang, onLang: (l) => { langPicked = true; app.setLang(l); render(); } });
     if (fatal) {
       replace(app.root, bar, h('main', { class: 'screen' }, h('section', { class: 'panel dead-end', dataset: { screen: 'dead_end' } },
         h('p', { class: 'error', role: 'alert' }, t(fatal.key, { code })), h('a', { href: '/', class: 'button secondary' }, t('common.home')))));
@@ -519,15 +519,16 @@ export function hostScreen(app, code, token) {
     // "play again".
     return [h('section', { class: ['winner', 'team-' + w], dataset: { screen: 'game_over' } }, h('h1', null, t('winner.' + w)),
       evening ? h('div', { class: 'again' },
-        h('a', { class: 'button primary big', href: `/#referee=${evening}&table=${refereeOf.table}&t=${encodeURIComponent(token)}`, dataset: { action: 'evening' } }, t('evening.referee.back'))) : null,
-      token && !evening ? h('div', { class: 'again' },
+        h('a', { class: 'button primary big', href: refereeHref(), dataset: { action: 'evening' } }, t('evening.referee.back'))) : null,
+      token && !evening && !v.table ? h('div', { class: 'again' },
         h('button', { type: 'button', class: 'primary big', disabled: again, dataset: { action: 'again' }, onclick: playAgain }, '↻ ' + t('over.again')),
         h('p', { class: 'muted' }, t('over.again.help'))) : null),
     evening ? refereeExtras(t) : null,
     h('div', { class: 'over-grid' },
       h('section', { class: 'panel' }, h('h2', null, t('over.roles')), rolesList(t, v)),
       h('section', { class: 'panel' }, h('h2', null, t('over.story')), storyList(t, v))),
-    h('div', { class: 'host-bar' }, protocolLink(t), h('a', { class: 'button secondary', href: '/' }, t('over.new')))]
+    // An evening's table (v.table) plays no game of its own: no "new game".
+    h('div', { class: 'host-bar' }, protocolLink(t), v.table ? null : h('a', { class: 'button secondary', href: '/' }, t('over.new')))]
       .filter(Boolean); // append() would write a part this page has not (null) out as "null"
   }
 
@@ -539,10 +540,7 @@ export function hostScreen(app, code, token) {
   function refereeExtras(t) {
     if (!extras.asked) {
       extras.asked = true;
-      api.getEvening(evening, token).then((res) => {
-        if (res.status === 200 && res.body) extras.view = res.body;
-        render();
-      });
+      followRound();
     }
     const ev = extras.view;
     const table = ev && ev.round ? ev.rounds.flatMap((r) => r.tables).find((x) => x.game === code) : null;
@@ -557,6 +555,35 @@ export function hostScreen(app, code, token) {
       given.length ? h('ul', { class: 'ev-given' }, given) : null,
       extras.error ? h('p', { class: 'error', role: 'alert' }, extras.error) : null,
       extraForm(t, groups, extras.form, extras.busy, giveExtra));
+  }
+
+  // followRound reads the evening now and every EVENING_POLL_MS while the
+  // game is over, as a player's end screen does: the extras given show as
+  // they come, and once the organiser starts the next round the console goes
+  // back to the table's referee page, which opens the next game's console,
+  // so the referee's phone follows the room without a tap. A referee still
+  // typing extra points is not taken away: the page's own link does it then.
+  function followRound() {
+    const check = async () => {
+      const res = await api.getEvening(evening, token);
+      if (res.status === 200 && res.body) {
+        extras.view = res.body;
+        const mine = (res.body.referees || [])[0];
+        const typing = Object.values(extras.form || {}).some((x) => x !== '' && x !== false && x != null);
+        if (mine && mine.game && mine.game !== code && !typing && !extras.busy) {
+          location.assign(refereeHref());
+          return;
+        }
+        render();
+      }
+      if (session.view && session.view.phase.name === 'game_over') extras.timer = setTimeout(check, EVENING_POLL_MS);
+    };
+    check();
+  }
+
+  // refereeHref is the table's referee page, with this console's token.
+  function refereeHref() {
+    return `/#referee=${evening}&table=${refereeOf.table}&t=${encodeURIComponent(token)}`;
   }
 
   async function giveExtra(extra) {
@@ -742,6 +769,7 @@ export function hostScreen(app, code, token) {
   return {
     unmount() {
       session.stop();
+      clearTimeout(extras.timer);
       clearInterval(signals);
       document.removeEventListener('pointerdown', wakeAudio);
       document.removeEventListener('pointerup', letGoCards);

@@ -7,6 +7,7 @@ import { buzz, wakeCard } from '../device.js';
 import { roleKey, sheriffVariant } from '../i18n.js';
 import { playerIndex, playerLabel, lastVote, voteLines, seatsDrawn, bestMoveOf, eventText } from '../story.js';
 import { togglePick } from '../pick.js';
+import { EVENING_POLL_MS } from './evening.js';
 import {
   topbar, timer, closingLine, seatCodeForm, phaseTitle, phaseKey, seatList, storyList, rolesList, targetButtons, noticeBox, stepData, morningCard, seatingCard, nextLine, ICON,
 } from '../ui.js';
@@ -21,10 +22,6 @@ const JOIN_ERRORS = {
   seat_key_invalid: 'err.seat_key_invalid', seat_key_expired: 'err.seat_key_expired',
   seat_code_needed: 'err.seat_code_needed', seat_code_wrong: 'err.seat_code_wrong',
 };
-
-// EVENING_POLL_MS is how often a phone at the end of an evening's game asks
-// whether the next round has begun.
-const EVENING_POLL_MS = 4000;
 
 // SEAT_KEY_ERRORS are the messages of a seat key refused: the join page has no
 // seat for this phone then, in whatever phase, and says so.
@@ -330,7 +327,7 @@ export function playerScreen(app, code, seatKey) {
     const t = app.t;
     const v = session && session.view;
     if (!v) {
-      replace(app.root, topbar(t, { code, session, lang: app.lang, onLang: (l) => { app.setLang(l); render(); } }),
+      replace(app.root, topbar(t, { code, table: session.view && session.view.table, session, lang: app.lang, onLang: (l) => { app.setLang(l); render(); } }),
         h('main', { class: 'phone' }, h('p', { class: 'loading', role: 'status' }, '…')));
       return;
     }
@@ -343,7 +340,7 @@ export function playerScreen(app, code, seatKey) {
     body.push(...phaseBody(t, v, me, idx));
     if (v.phase.name !== 'lobby' && v.phase.name !== 'game_over' && me.role) body.push(roleCard(t, v, me));
     replace(app.root,
-      topbar(t, { code, who, session, lang: app.lang, onLang: (l) => { app.setLang(l); render(); } }),
+      topbar(t, { code, table: session.view && session.view.table, who, session, lang: app.lang, onLang: (l) => { app.setLang(l); render(); } }),
       h('main', { class: ['phone', 'phase-' + v.phase.name, picking(v, me) && 'fit', session.busy && 'busy'], 'aria-busy': session.busy ? 'true' : 'false', dataset: stepData(v) }, body));
     session.tick(); // the new timers show the time at once, not at the next tick
   }
@@ -417,7 +414,7 @@ export function playerScreen(app, code, seatKey) {
   function lobby(t, v, me) {
     const mine = v.players.find((p) => p.id === me.id);
     return [h('section', { class: 'card', dataset: { screen: 'lobby' } },
-      h('h1', null, t('lobby.seated', { seat: mine ? mine.seat : '?' })),
+      h('h1', null, v.table ? t('lobby.seated_at', { table: v.table, seat: mine ? mine.seat : '?' }) : t('lobby.seated', { seat: mine ? mine.seat : '?' })),
       h('p', null, t('lobby.wait')),
       h('p', { class: 'muted' }, t('lobby.players', { count: v.players.length }))),
     seatList(t, v, { me: me.id, compact: true, roles: 'public' }),
