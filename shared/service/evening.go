@@ -72,11 +72,16 @@ const (
 	// first round's draw closes it.
 	ActCloseRoster = "close_roster"
 	ActOpenRoster  = "open_roster"
+	// ActNewReferee withdraws a table's referee token: the table gets a new
+	// one, which the game in play and the games to come take as their host
+	// token, and the old one opens nothing (a referee who left, a phone
+	// lost). A change of the table's moderator does it too.
+	ActNewReferee = "new_referee"
 )
 
 // eveningActions are the types an evening's action may have.
 var eveningActions = []string{ActStartRound, ActRecord, ActSwap, ActAbsent, ActLate,
-	ActExtra, ActHideStandings, ActShowStandings, ActReseat, ActSetModerator, ActCloseRoster, ActOpenRoster}
+	ActExtra, ActHideStandings, ActShowStandings, ActReseat, ActSetModerator, ActCloseRoster, ActOpenRoster, ActNewReferee}
 
 // EveningActionType reports whether typ is one of an evening's actions, so that
 // the HTTP layer names it in its metrics (and any other type "unknown").
@@ -104,6 +109,10 @@ type eveningItem struct {
 	// its seats' (envelope.Moving). A roster is short (evening.MaxRoster), so
 	// there is no cap beyond one a player.
 	Moving seatLinks `json:"m,omitempty"`
+	// Referees counts, by table (from 0), the times the table's referee
+	// token was withdrawn (refereeToken): a table whose entry is missing
+	// has its first.
+	Referees []int `json:"r,omitempty"`
 	// Moved counts, by player id, the times the player's place moved to
 	// another phone with their seat in a game in play (moveGameSeat): their
 	// game tokens are derived with it (gameToken), so that the phone a place
@@ -173,7 +182,7 @@ func (it *eveningItem) who(token string) (evening.Viewer, bool) {
 	}
 	if wellFormedToken(token) {
 		for t := range it.State.Tables {
-			if subtle.ConstantTimeCompare([]byte(token), []byte(refereeToken(it.Key, t+1))) == 1 {
+			if subtle.ConstantTimeCompare([]byte(token), []byte(it.refereeToken(t+1))) == 1 {
 				return evening.Viewer{Referee: t + 1}, true
 			}
 		}
@@ -191,18 +200,6 @@ func gameToken(key []byte, game, player string, moved int) string {
 		return joinToken(key, game+"/"+player)
 	}
 	return joinToken(key, game+"/"+player+"/"+strconv.Itoa(moved))
-}
-
-// refereeToken is the token of table's referee (from 1): the host token of
-// every game the table plays, derived from the evening's key as the
-// players' game tokens are, from "referee/" and the table's number, which
-// no room code (six capitals, gameToken) nor join id (no "/") can be. The
-// organiser's view holds every table's; a referee handed one moderates that
-// table round after round (the console follows it to the next round's game)
-// and is nobody on the evening: not the organiser, so it changes nothing
-// there.
-func refereeToken(key []byte, table int) string {
-	return joinToken(key, "referee/"+strconv.Itoa(table))
 }
 
 // EveningRequest is what an organiser sends to make an evening: a game's
@@ -275,24 +272,32 @@ type EveningAction struct {
 	Points    scoring.Points `json:"points,omitempty"`
 	WorstMove bool           `json:"worstMove,omitempty"`
 	Reason    string         `json:"reason,omitempty"`
-	// Table (from 1) and Moderator are a set_moderator's.
+	// Table (from 1) and Moderator are a set_moderator's; Table a
+	// new_referee's.
 	Table     int    `json:"table,omitempty"`
 	Moderator string `json:"moderator,omitempty"`
 }
 
 // CreateEvening makes an evening before its first round and returns its code,
 // the organiser's token and view. The game settings are checked as a game's
-// are (parseCreate); the names as a player's (cleanName), each once.
+// are (parseCreate); the names as a player's (cleanName), each once, and
+// each against those before it as a join checks one against the roster
+// (eveningLookalike), so that no two names on the roster read alike.
 func (s *Service) CreateEvening(ctx context.Context, req EveningRequest) (EveningCreated, error) {
 	opts, moderator, lang, err := parseCreate(CreateRequest{Preset: req.Preset, Options: req.Options, Moderator: req.Moderator, Lang: req.Lang})
 	if err != nil {
 		return EveningCreated{}, err
 	}
 	names := make([]string, len(req.Players))
+	typed := make([]evening.Player, 0, len(req.Players))
 	for i, n := range req.Players {
 		if names[i], err = cleanName(n); err != nil {
 			return EveningCreated{}, err
 		}
+		if err := eveningLookalike(names[i], typed); err != nil {
+			return EveningCreated{}, err
+		}
+		typed = append(typed, evening.Player{Name: names[i]})
 	}
 	token, err := s.token()
 	if err != nil {
@@ -575,6 +580,9 @@ func (s *Service) ActEvening(ctx context.Context, code, token string, a EveningA
 	if err != nil {
 		return evening.View{}, err
 	}
+	if a.Type == ActNewReferee {
+		apply = s.newReferee(ctx, a.Table)
+	}
 	seatKey := ""
 	if a.Type == ActReseat {
 		if seatKey, err = s.token(); err != nil {
@@ -656,9 +664,17 @@ func change(a EveningAction) (func(it *eveningItem) error, error) {
 		e := evening.Extra{Game: a.Game, Player: a.Player, Points: a.Points, Reason: a.Reason, WorstMove: a.WorstMove}
 		return state(func(st evening.State) (evening.State, error) { return evening.SetExtra(st, e) }), nil
 	case ActSetModerator:
-		return state(func(st evening.State) (evening.State, error) {
-			return evening.SetModerator(st, a.Table, a.Moderator)
-		}), nil
+		// The table changes hands from the next round: its referee token
+		// is withdrawn, and the next round's game takes the new one.
+		return func(it *eveningItem) error {
+			st, err := evening.SetModerator(it.State, a.Table, a.Moderator)
+			if err != nil {
+				return err
+			}
+			it.State = st
+			it.withdrawReferee(a.Table)
+			return nil
+		}, nil
 	case ActHideStandings:
 		return state(evening.HideStandings), nil
 	case ActShowStandings:
@@ -767,7 +783,7 @@ func (s *Service) makeRound(ctx context.Context, code string, a EveningAction, o
 // seated in order, each with the token gameToken derives, the table's
 // moderator, and the table's referee token as its host token.
 func (s *Service) seatGame(ctx context.Context, it *eveningItem, st evening.State, t int, players []string) (string, error) {
-	env := &envelope{Host: hashToken(refereeToken(it.Key, t+1)), Tokens: map[string][]byte{}}
+	env := &envelope{Host: hashToken(it.refereeToken(t + 1)), Tokens: map[string][]byte{}}
 	code, _, err := s.put(ctx, "start_round", env, func(code string, now time.Time) (rules.State, error) {
 		game, err := rules.New(code, st.Rules, st.ModeratorOf(t), st.Lang, now)
 		if err != nil {
@@ -978,7 +994,7 @@ func eveningView(it *eveningItem, viewer evening.Viewer, now time.Time) (evening
 	}
 	if viewer.Organizer {
 		for i := range v.Referees {
-			v.Referees[i].Token = refereeToken(it.Key, v.Referees[i].Table)
+			v.Referees[i].Token = it.refereeToken(v.Referees[i].Table)
 		}
 		ids := make([]string, len(v.Players))
 		for i, p := range v.Players {

@@ -160,3 +160,62 @@ func TestEveningModeratorsRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestEveningRefereeWithdrawn: the organiser withdraws a table's referee token
+// (new_referee): the table gets a new one, which hosts the game in play from
+// then on, while the old one opens nothing, neither the evening nor the game.
+// A table that changes hands (set_moderator) gets a new token too, which the
+// next round's game takes: the former referee cannot host it (issue 47).
+func TestEveningRefereeWithdrawn(t *testing.T) {
+	ctx := context.Background()
+	svc := service.New(store.NewMemory(), service.WithLogger(quiet))
+	c := mustEvening(t, svc, classicEvening(2, 3, 16))
+	org := c.OrganizerToken
+	v := mustActEvening(t, svc, c.Code, org, service.ActStartRound)
+	games := v.Rounds[0].Tables
+	old1, old2 := servicetest.Referee(v, 1), servicetest.Referee(v, 2)
+
+	w, err := svc.ActEvening(ctx, c.Code, org, service.EveningAction{ID: "n1", Type: service.ActNewReferee, Table: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	new1 := servicetest.Referee(w, 1)
+	if new1 == "" || new1 == old1 || servicetest.Referee(w, 2) != old2 {
+		t.Fatalf("table 1's token after new_referee: %q (was %q); table 2's %q (was %q)", new1, old1, servicetest.Referee(w, 2), old2)
+	}
+	if _, err := svc.ReadEvening(ctx, c.Code, old1); !errors.Is(err, service.ErrUnauthorized) {
+		t.Errorf("the withdrawn token reads the evening: %v, want 401", err)
+	}
+	if _, err := svc.Act(ctx, games[0].Game, old1, rules.Action{ID: servicetest.ActionID(), Type: rules.ActStart}); !errors.Is(err, service.ErrUnauthorized) {
+		t.Errorf("the withdrawn token acts in the game in play: %v, want 401", err)
+	}
+	if g, err := svc.Read(ctx, games[0].Game, new1); err != nil || !g.Viewer.Host {
+		t.Errorf("the new token in the game in play: %+v, %v; want its host", g.Viewer, err)
+	}
+	refusedEvening(t, svc, c.Code, org, service.EveningAction{ID: "n2", Type: service.ActNewReferee, Table: 3}, "bad_target")
+
+	// Table 2 changes hands for round 2: the former referee's token hosts
+	// the game in play to its end, and nothing after it.
+	set, err := svc.ActEvening(ctx, c.Code, org, service.EveningAction{ID: "m1", Type: service.ActSetModerator, Table: 2, Moderator: rules.ModeratorApp})
+	if err != nil {
+		t.Fatal(err)
+	}
+	new2 := servicetest.Referee(set, 2)
+	if new2 == old2 {
+		t.Fatal("table 2 changed hands and kept its referee token")
+	}
+	if err := servicetest.EndByRemovals(svc, games[0].Game, new1); err != nil {
+		t.Fatal(err)
+	}
+	if err := servicetest.EndByRemovals(svc, games[1].Game, old2); err != nil {
+		t.Fatalf("the former referee ends the game in play: %v", err)
+	}
+	v2 := mustActEvening(t, svc, c.Code, org, service.ActStartRound)
+	next := v2.Rounds[1].Tables[1].Game
+	if _, err := svc.Read(ctx, next, old2); !errors.Is(err, service.ErrUnauthorized) {
+		t.Errorf("the former referee reads round 2's game at table 2: %v, want 401", err)
+	}
+	if g, err := svc.Read(ctx, next, new2); err != nil || !g.Viewer.Host {
+		t.Errorf("the new token in round 2's game at table 2: %+v, %v", g.Viewer, err)
+	}
+}

@@ -216,6 +216,7 @@ func TestEveningRefusals(t *testing.T) {
 		{"unknown preset", service.EveningRequest{Preset: "chess", Tables: 1, Rounds: 1}, service.ErrInvalid, "invalid"},
 		{"name twice", service.EveningRequest{Preset: "classic", Tables: 1, Rounds: 1, Players: append(roster(5), "Player 2")}, service.ErrConflict, "name_taken"},
 		{"bad name", service.EveningRequest{Preset: "classic", Tables: 1, Rounds: 1, Players: append(roster(5), "")}, service.ErrInvalid, "name_empty"},
+		{"look-alike names", service.EveningRequest{Preset: "classic", Tables: 1, Rounds: 1, Players: append(roster(5), "Anna", "\u0410nna")}, service.ErrConflict, "name_lookalike"},
 	} {
 		_, err := svc.CreateEvening(ctx, tc.req)
 		if !errors.Is(err, tc.kind) || service.As(err).Code != tc.code {

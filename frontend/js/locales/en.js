@@ -841,6 +841,8 @@ export default {
   'evening.moderator.host': 'A referee moderates',
   'evening.moderator.app': 'The app moderates',
   'evening.referee.show': 'Referee’s link',
+  'evening.referee.new': 'New link',
+  'evening.referee.new.confirm': 'Table {table}’s referee link stops working, and a new one takes its place. Go on?',
   'evening.referee.hide': 'Hide the link',
   'evening.referee.qr_alt': 'QR code of table {table}’s referee link',
   'evening.referee.once': 'The referee scans it once: it opens this table’s console in every round, and nothing else. Show it to the table’s referee only.',

@@ -811,6 +811,8 @@ export default {
   'evening.moderator.host': 'Conduce un arbitru',
   'evening.moderator.app': 'Conduce aplicația',
   'evening.referee.show': 'Linkul arbitrului',
+  'evening.referee.new': 'Link nou',
+  'evening.referee.new.confirm': 'Linkul arbitrului mesei {table} nu va mai funcționa, iar unul nou îi ia locul. Continui?',
   'evening.referee.hide': 'Ascunde linkul',
   'evening.referee.qr_alt': 'Codul QR al linkului arbitrului de la masa {table}',
   'evening.referee.once': 'Arbitrul îl scanează o singură dată: deschide consola acestei mese în fiecare rundă și nimic altceva. Arătați-l doar arbitrului mesei.',

@@ -811,6 +811,8 @@ export default {
   'evening.moderator.host': 'Ведёт судья',
   'evening.moderator.app': 'Ведёт приложение',
   'evening.referee.show': 'Ссылка судьи',
+  'evening.referee.new': 'Новая ссылка',
+  'evening.referee.new.confirm': 'Ссылка судьи стола {table} перестанет работать, вместо неё будет новая. Продолжить?',
   'evening.referee.hide': 'Скрыть ссылку',
   'evening.referee.qr_alt': 'QR-код ссылки судьи стола {table}',
   'evening.referee.once': 'Судья сканирует её один раз: она открывает пульт этого стола в каждом туре и ничего больше. Показывайте её только судье стола.',

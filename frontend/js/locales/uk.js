@@ -811,6 +811,8 @@ export default {
   'evening.moderator.host': 'Веде суддя',
   'evening.moderator.app': 'Веде застосунок',
   'evening.referee.show': 'Посилання судді',
+  'evening.referee.new': 'Нове посилання',
+  'evening.referee.new.confirm': 'Посилання судді столу {table} перестане працювати, замість нього буде нове. Продовжити?',
   'evening.referee.hide': 'Сховати посилання',
   'evening.referee.qr_alt': 'QR-код посилання судді столу {table}',
   'evening.referee.once': 'Суддя сканує його один раз: воно відкриває пульт цього столу в кожному турі й нічого більше. Показуйте його лише судді столу.',

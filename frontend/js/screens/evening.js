@@ -349,13 +349,18 @@ export function eveningScreen(app, code, token) {
         const qr = refereeLinks.get(r.table);
         return h('li', { dataset: { table: r.table, moderator: r.moderator } },
           h('label', { class: 'field' }, h('span', { class: 'field-label' }, t('evening.table', { table: r.table })),
-            h('select', { disabled: busy || !open, dataset: { focus: 'moderator-' + r.table, action: 'set_moderator' }, onchange: (e) => act({ type: 'set_moderator', table: r.table, moderator: e.target.value }) },
+            h('select', { disabled: busy || !open, dataset: { focus: 'moderator-' + r.table, action: 'set_moderator' }, onchange: (e) => { refereeLinks.delete(r.table); act({ type: 'set_moderator', table: r.table, moderator: e.target.value }); } },
               ['host', 'app'].map((m) => h('option', { value: m, selected: r.moderator === m }, t('evening.moderator.' + m))))),
           qr
             ? [h('img', { class: 'small-qr', src: qr, alt: t('evening.referee.qr_alt', { table: r.table }), width: '200', height: '200' }),
               h('p', { class: 'muted small' }, t('evening.referee.once')),
               h('button', { type: 'button', class: 'secondary small', dataset: { action: 'hide_referee', table: r.table }, onclick: () => { refereeLinks.delete(r.table); render(); } }, t('evening.referee.hide'))]
-            : h('button', { type: 'button', class: 'secondary small', dataset: { action: 'show_referee', table: r.table }, onclick: () => showReferee(r.table) }, t('evening.referee.show')));
+            : h('button', { type: 'button', class: 'secondary small', dataset: { action: 'show_referee', table: r.table }, onclick: () => showReferee(r.table) }, t('evening.referee.show')),
+          // A referee who left, or a phone lost with the link: the link is
+          // withdrawn, and a new one hosts the table's game from then on.
+          h('button', { type: 'button', class: 'secondary small', disabled: busy, dataset: { action: 'new_referee', table: r.table },
+            onclick: () => { if (window.confirm(t('evening.referee.new.confirm', { table: r.table }))) { refereeLinks.delete(r.table); act({ type: 'new_referee', table: r.table }); } } },
+          t('evening.referee.new')));
       })));
   }
 
