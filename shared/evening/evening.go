@@ -219,20 +219,12 @@ func Draw(s State) (State, error) {
 	if err != nil {
 		return s, err
 	}
-	b, err := sc.MarshalBinary()
-	if err != nil {
+	n := s.clone()
+	if n.Schedule, err = sc.MarshalBinary(); err != nil {
 		return s, err
 	}
-	return WithSeating(s, b, random), nil
-}
-
-// WithSeating is the evening with a seating drawn for its roster (Draw's, as
-// another request may have drawn it for the same roster): the schedule, the
-// Score of a seating by lot, and the roster closed to the phones' new names.
-func WithSeating(s State, schedule []byte, random float64) State {
-	n := s.clone()
-	n.Schedule, n.Random, n.Closed = schedule, random, true
-	return n
+	n.Random, n.Closed = random, true
+	return n, nil
 }
 
 // seating decodes the drawn schedule.

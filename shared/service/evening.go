@@ -113,6 +113,9 @@ type eveningItem struct {
 	// token was withdrawn (refereeToken): a table whose entry is missing
 	// has its first.
 	Referees []int `json:"r,omitempty"`
+	// Starting is the claim of the request that is starting a round
+	// (makeRound), while it makes the round's games; nil otherwise.
+	Starting *roundClaim `json:"s,omitempty"`
 	// Moved counts, by player id, the times the player's place moved to
 	// another phone with their seat in a game in play (moveGameSeat): their
 	// game tokens are derived with it (gameToken), so that the phone a place
@@ -726,59 +729,6 @@ func refuseField(msg string) *rules.Error {
 	return &rules.Error{Kind: rules.ErrBadField.Kind, Code: rules.ErrBadField.Code, Message: msg}
 }
 
-// roundGames are the games a start of a round made: the round, the seating
-// they were made for (the players present it was drawn for, the schedule and
-// the random seating's score) and the games' codes by table.
-type roundGames struct {
-	round    int
-	present  []string
-	schedule []byte
-	random   float64
-	seated   [][]string
-	codes    []string
-}
-
-// makeRound makes the games of the round the organiser may start now, on an
-// evening read (and its finished games counted) for the purpose; nil when the
-// action was applied already.
-func (s *Service) makeRound(ctx context.Context, code string, a EveningAction, organizer func(*eveningItem) error) (*roundGames, error) {
-	var it *eveningItem
-	_, err := s.eveningLoop(ctx, "act_evening", code, func(ctx context.Context, got *eveningItem, now time.Time) (bool, error) {
-		if err := organizer(got); err != nil {
-			return false, err
-		}
-		_, err := s.reconcile(ctx, got, now, false)
-		it = got
-		return false, err
-	})
-	if err != nil || seenIn(it.Acted, rules.Actor{Host: true}, a.ID) {
-		return nil, err
-	}
-	round, err := evening.NextRound(it.State)
-	if err != nil {
-		return nil, refused(err)
-	}
-	st, err := evening.Draw(it.State)
-	if err != nil {
-		return nil, refused(err)
-	}
-	seated, err := evening.Seated(st, round)
-	if err != nil {
-		return nil, fail(ErrInternal, "the evening's seating could not be read", err)
-	}
-	g := &roundGames{round: round, present: st.Present(), schedule: st.Schedule, random: st.Random,
-		seated: seated, codes: make([]string, len(seated))}
-	for t, players := range seated {
-		if players == nil {
-			continue // closed this round
-		}
-		if g.codes[t], err = s.seatGame(ctx, it, st, t, players); err != nil {
-			return nil, err
-		}
-	}
-	return g, nil
-}
-
 // seatGame makes table t's (from 0) game of the evening with its players
 // seated in order, each with the token gameToken derives, the table's
 // moderator, and the table's referee token as its host token.
@@ -801,31 +751,6 @@ func (s *Service) seatGame(ctx context.Context, it *eveningItem, st evening.Stat
 		return game, nil
 	})
 	return code, err
-}
-
-// start names the games in the evening, if it is still as they were made
-// for: their round next, and the same seating (drawn by this request, or the
-// one stored).
-func (g *roundGames) start(it *eveningItem) error {
-	st := it.State
-	if !st.Drawn() && slices.Equal(st.Present(), g.present) {
-		st = evening.WithSeating(st, g.schedule, g.random)
-	}
-	if !st.Drawn() {
-		return fail(ErrBusy, "the roster changed while the round was starting, try again", nil)
-	}
-	seated, err := evening.Seated(st, g.round)
-	if err != nil {
-		return fail(ErrInternal, "the evening's seating could not be read", err)
-	}
-	if !slices.EqualFunc(seated, g.seated, slices.Equal) {
-		return fail(ErrBusy, "the seating changed while the round was starting, try again", nil)
-	}
-	if st, err = evening.StartRound(st, g.round, g.codes); err != nil {
-		return err
-	}
-	it.State = st
-	return nil
 }
 
 // reconcile counts into the evening every game of it found over and not yet

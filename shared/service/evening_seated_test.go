@@ -3,7 +3,12 @@ package service_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"citysleeps/shared/rules"
 	"citysleeps/shared/service"
@@ -87,5 +92,85 @@ func TestEveningTableTakesOnlyItsSeating(t *testing.T) {
 	}
 	if next := mustActEvening(t, svc, c.Code, org, service.ActStartRound); next.Round != 2 {
 		t.Errorf("round 2: %d", next.Round)
+	}
+}
+
+// createCounter counts the games a store was asked to make.
+type createCounter struct {
+	store.Store
+	mu    sync.Mutex
+	games []string
+}
+
+func (c *createCounter) Create(ctx context.Context, code string, state []byte, expiresAt time.Time) error {
+	err := c.Store.Create(ctx, code, state, expiresAt)
+	if err == nil && !strings.HasPrefix(code, "evening/") {
+		c.mu.Lock()
+		c.games = append(c.games, code)
+		c.mu.Unlock()
+	}
+	return err
+}
+
+// TestEveningRoundStartsOnce: six starts of the same round at once, each
+// with its own action id as from six taps on two devices, while phones keep
+// joining, make the round's games once: every answer is the round started
+// (or, retried as the page retries a busy answer, the refusal that it has
+// started), and no game is made that the evening does not name (issue 47).
+func TestEveningRoundStartsOnce(t *testing.T) {
+	ctx := context.Background()
+	st := &createCounter{Store: store.NewMemory()}
+	svc := service.New(st, service.WithLogger(quiet))
+	c := mustEvening(t, svc, classicEvening(3, 2, 15))
+	var wg sync.WaitGroup
+	stop := make(chan struct{})
+	wg.Go(func() {
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			_, _ = svc.JoinEvening(ctx, c.Code, service.EveningJoinRequest{Name: fmt.Sprintf("Guest %d", i)})
+		}
+	})
+	errs := make(chan error, 6)
+	var starts sync.WaitGroup
+	for range 6 {
+		starts.Go(func() {
+			a := service.EveningAction{ID: servicetest.ActionID(), Type: service.ActStartRound}
+			errs <- retried(func() error {
+				_, err := svc.ActEvening(ctx, c.Code, c.OrganizerToken, a)
+				return err
+			})
+		})
+	}
+	starts.Wait()
+	close(stop)
+	wg.Wait()
+	close(errs)
+	started := 0
+	for err := range errs {
+		switch {
+		case err == nil:
+			started++
+		case service.As(err).Code != "table_playing":
+			t.Errorf("a start of the round: %v", err)
+		}
+	}
+	v, err := svc.ReadEvening(ctx, c.Code, "")
+	if err != nil || v.Round != 1 || started == 0 {
+		t.Fatalf("after six starts: round %d, %d answered started, %v", v.Round, started, err)
+	}
+	var named []string
+	for _, table := range v.Rounds[0].Tables {
+		if table.Game != "" {
+			named = append(named, table.Game)
+		}
+	}
+	slices.Sort(named)
+	slices.Sort(st.games)
+	if !slices.Equal(named, st.games) {
+		t.Errorf("games made %v, the evening names %v: the others are left behind", st.games, named)
 	}
 }
