@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -72,8 +73,12 @@ type EveningResult struct {
 	// Requests counts the evening's own requests (its routes, /api/evenings…)
 	// by what they were for; its games' are in Games.
 	Requests map[string]int `json:"requests"`
-	Errors   []string       `json:"errors,omitempty"`
-	Took     time.Duration  `json:"took"`
+	// Strangers counts the answers to what a stranger at the door and the
+	// tables' referees tried against the evening beside its games
+	// (strangers), by what, status and code: each must be a 4xx.
+	Strangers map[string]int `json:"strangers"`
+	Errors    []string       `json:"errors,omitempty"`
+	Took      time.Duration  `json:"took"`
 }
 
 // EveningReport is what PlayEvenings measured, for people (Text), tools
@@ -94,6 +99,11 @@ type EveningReport struct {
 	// StandingsMatch: every evening's standings equal the sum of its games'
 	// protocols.
 	StandingsMatch bool `json:"standingsMatch"`
+	// Strangers is how many of the strangers' and referees' tries were
+	// answered, and StrangersLet how many were not refused with a 4xx (a
+	// 2xx let in, a 5xx broken): 0, or the evening is not safe.
+	Strangers    int `json:"strangers"`
+	StrangersLet int `json:"strangersLet"`
 
 	// EveningServer is the time the handler took for the evenings' own
 	// requests (every /api/evenings route answered 2xx: reads, joins, the
@@ -150,7 +160,7 @@ func PlayEvenings(ctx context.Context, cfg EveningConfig) (EveningReport, error)
 	runs := make([]*eveningRun, cfg.Evenings)
 	var wg sync.WaitGroup
 	for i := range runs {
-		runs[i] = &eveningRun{cfg: &cfg, index: i, res: EveningResult{Index: i, Requests: map[string]int{}}}
+		runs[i] = &eveningRun{cfg: &cfg, index: i, res: EveningResult{Index: i, Requests: map[string]int{}, Strangers: map[string]int{}}}
 		wg.Go(func() { runs[i].run(ctx) })
 	}
 	wg.Wait()
@@ -177,6 +187,13 @@ func PlayEvenings(ctx context.Context, cfg EveningConfig) (EveningReport, error)
 			r.Finished++
 		}
 		r.StandingsMatch = r.StandingsMatch && res.StandingsMatch
+		for k, n := range res.Strangers {
+			r.Strangers += n
+			if status, _ := strconv.Atoi(strings.Fields(k)[1]); status < 400 || status >= 500 {
+				r.StrangersLet += n
+				r.Errors = append(r.Errors, fmt.Sprintf("evening %s: %d strangers' tries answered %s", res.Code, n, k))
+			}
+		}
 		for _, g := range res.Games {
 			r.Games++
 			if g.Finished {
@@ -212,20 +229,24 @@ func (r EveningReport) Failed() error {
 		return fmt.Errorf("evenings: only %d of %d finished: %s", r.Finished, r.Evenings, strings.Join(r.Errors, "; "))
 	case !r.StandingsMatch:
 		return fmt.Errorf("evenings: standings not the sum of the protocols: %s", strings.Join(r.Errors, "; "))
+	case r.StrangersLet > 0 || r.Strangers == 0:
+		return fmt.Errorf("evenings: %d of %d strangers' tries not refused with a 4xx: %s", r.StrangersLet, r.Strangers, strings.Join(r.Errors, "; "))
 	}
 	return nil
 }
 
 // Line is the evenings' line for scripts, after the report's text:
 //
-//	evening: players=40 tables=4 rounds=3 evenings=1 finished=1 lost=0 doubled=0 standings_match=true p50_ms=3.1 p99_ms=60.2 game_p99_ms=9.8 cost_deployed_usd=0.0412
+//	evening: players=40 tables=4 rounds=3 evenings=1 finished=1 lost=0 doubled=0 standings_match=true strangers=48 strangers_let=0 p50_ms=3.1 p99_ms=60.2 game_p99_ms=9.8 cost_deployed_usd=0.0412
 //
+// strangers counts the strangers' and referees' tries against the evening
+// (strangers), strangers_let those not refused with a 4xx;
 // p50_ms and p99_ms are the server's time for the evenings' own requests,
 // game_p99_ms for their games' polls and actions; cost_deployed_usd is one
 // evening's bill as deployed (EveningReport.Cost).
 func (r EveningReport) Line() string {
-	line := fmt.Sprintf("evening: players=%d tables=%d rounds=%d evenings=%d finished=%d lost=%d doubled=%d standings_match=%v p50_ms=%.1f p99_ms=%.1f game_p99_ms=%.1f cost_deployed_usd=%.4f",
-		r.Players, r.Tables, r.Rounds, r.Evenings, r.Finished, r.Check.Lost, r.Check.Doubled, r.StandingsMatch,
+	line := fmt.Sprintf("evening: players=%d tables=%d rounds=%d evenings=%d finished=%d lost=%d doubled=%d standings_match=%v strangers=%d strangers_let=%d p50_ms=%.1f p99_ms=%.1f game_p99_ms=%.1f cost_deployed_usd=%.4f",
+		r.Players, r.Tables, r.Rounds, r.Evenings, r.Finished, r.Check.Lost, r.Check.Doubled, r.StandingsMatch, r.Strangers, r.StrangersLet,
 		r.EveningServer.P50, r.EveningServer.P99, r.GameServer.P99, r.CostUSD)
 	if r.PeoplesPaceUSD > 0 {
 		line += fmt.Sprintf(" cost_people_usd=%.4f", r.PeoplesPaceUSD)
@@ -258,6 +279,7 @@ func (r EveningReport) Text() string {
 	w("  integrity           %d acknowledged actions, %d proven by an event; LOST %d DOUBLED %d ROLLBACKS %d",
 		r.Check.Acked, r.Check.Checked, r.Check.Lost, r.Check.Doubled, r.Rollbacks)
 	w("  standings           equal to the sum of the games' protocols: %v", r.StandingsMatch)
+	w("  strangers           %d tries at the tables and the roster, %d not refused with a 4xx", r.Strangers, r.StrangersLet)
 	for _, p := range r.Check.Problems {
 		w("    %s", p)
 	}
@@ -530,6 +552,9 @@ func (e *eveningRun) round(ctx context.Context, r, base int) bool {
 	close(e.more)
 	e.more = make(chan struct{})
 	e.mu.Unlock()
+	var strangers sync.WaitGroup
+	strangers.Go(func() { e.strangers(ctx, v, r, base) })
+	defer strangers.Wait()
 	ok := true
 	var results []GameResult
 	for _, t := range tables {
@@ -747,5 +772,48 @@ func (e *eveningRun) checkStandings(ctx context.Context) {
 	}
 	if len(e.res.Mismatches) == 0 {
 		e.res.Mismatches = append(e.res.Mismatches, "the standings are in another order than the protocols'")
+	}
+}
+
+// strangers tries, beside round r's games (v the organiser's view of it),
+// what a stranger at the door and a table's referee could to break the
+// evening (issue 47), once a table: a stranger's join of the table's game
+// by name (its code is on the TV), a stranger's new name on the evening's
+// roster (closed since the draw), and the referee's kick of a seated
+// player and configure of the table's rules. Each must be refused with a
+// 4xx, whenever in the game it comes; the answers are counted by what,
+// status and code (EveningResult.Strangers), and the standings checked
+// after the evening show that nothing of it counted.
+func (e *eveningRun) strangers(ctx context.Context, v evening.View, r, base int) {
+	c := NewClient(e.cfg.Bots.URL, SourceAddr(base), e.cfg.Bots.Metrics)
+	defer c.Close()
+	opts, _ := rules.Preset(e.cfg.Bots.Presets[0])
+	opts.MaxPlayers++
+	for _, tv := range v.Rounds[r].Tables {
+		if tv.Game == "" {
+			continue
+		}
+		referee := servicetest.Referee(v, tv.Table)
+		name := fmt.Sprintf("Stranger %d-%d", r+1, tv.Table)
+		for _, try := range []struct {
+			what, path, token string
+			body              any
+		}{
+			{"join_game", "/api/games/" + tv.Game + "/players", "", map[string]string{"name": name}},
+			{"join_evening", e.path() + "/players", "", map[string]string{"name": name}},
+			{"kick", "/api/games/" + tv.Game + "/actions", referee, rules.Action{ID: fmt.Sprintf("kick-%d-%d", r, tv.Table), Type: rules.ActKick, Target: "p1"}},
+			{"configure", "/api/games/" + tv.Game + "/actions", referee, rules.Action{ID: fmt.Sprintf("cfg-%d-%d", r, tv.Table), Type: rules.ActConfigure, Options: &opts}},
+		} {
+			res, err := e.send(ctx, c, "stranger_"+try.what, http.MethodPost, try.path, try.token, try.body)
+			if err != nil {
+				if ctx.Err() == nil {
+					e.fail("%s at table %d: %v", try.what, tv.Table, err)
+				}
+				continue
+			}
+			e.mu.Lock()
+			e.res.Strangers[fmt.Sprintf("%s %d %s", try.what, res.Status, res.ErrorCode())]++
+			e.mu.Unlock()
+		}
 	}
 }

@@ -135,3 +135,21 @@ func TestUnitEveningAtPeoplesPace(t *testing.T) {
 		t.Error("an evening run that played nothing has a cost")
 	}
 }
+
+// TestUnitEveningStrangersFail: an evening whose strangers' tries were let in
+// (a 2xx) or broke something (a 5xx), or that tried none, has failed, however
+// well its games went.
+func TestUnitEveningStrangersFail(t *testing.T) {
+	ok := EveningReport{Evenings: 1, Finished: 1, StandingsMatch: true, Strangers: 16}
+	if err := ok.Failed(); err != nil {
+		t.Errorf("16 tries, all refused: %v", err)
+	}
+	for _, r := range []EveningReport{
+		{Evenings: 1, Finished: 1, StandingsMatch: true, Strangers: 16, StrangersLet: 1},
+		{Evenings: 1, Finished: 1, StandingsMatch: true},
+	} {
+		if r.Failed() == nil {
+			t.Errorf("%d tries, %d let through: not failed", r.Strangers, r.StrangersLet)
+		}
+	}
+}
