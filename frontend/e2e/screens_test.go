@@ -589,6 +589,20 @@ func TestScreens(t *testing.T) {
 	s.capture(s.screen, "console-night-hidden", `document.querySelector('.night-choices')`)
 	showCards(t, s.screen)
 	s.capture(s.screen, "console-night", `document.querySelector('.night-choices li')`)
+	// A referee runs a table from a phone too: there the console is one
+	// column with the seats, their fouls and removals, right under the stage
+	// and its controls, above the night's choices and the rest (issue 47).
+	s.open(s.phone, host(m), nil, `document.querySelector('.night-choices')`)
+	var at struct{ Bar, Seats, Night, Height float64 }
+	s.phone.eval(`(() => {
+		const y = (sel) => document.querySelector(sel).getBoundingClientRect().top + scrollY;
+		return { bar: y('.host-bar'), seats: y('.seats-panel'), night: y('.night-choices'), height: document.documentElement.scrollHeight };
+	})()`, &at)
+	t.Logf("the console on a phone at night: controls at %.0f px, seats at %.0f px, night's choices at %.0f px, %.0f px in all", at.Bar, at.Seats, at.Night, at.Height)
+	if !(at.Bar < at.Seats && at.Seats < at.Night) {
+		t.Errorf("the console on a phone: controls at %.0f px, seats at %.0f px, night's choices at %.0f px; want the seats right after the controls", at.Bar, at.Seats, at.Night)
+	}
+	s.capture(s.phone, "console-night", `document.querySelector('.console-phone .seats-panel')`)
 
 	if reviewShots() {
 		t.Logf("%d screens audited, their screenshots in %s", s.shots, s.dir)

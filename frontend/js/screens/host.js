@@ -18,6 +18,11 @@ import {
 
 // hostScreen shows game code; token is the host token, or null for the public screen.
 export function hostScreen(app, code, token) {
+  // onPhone: the page is one column wide (app.css's breakpoint of its game
+  // grid), where a console puts a referee's tools first (inGame).
+  const onPhone = window.matchMedia('(max-width: 900px)');
+  const relayout = () => render();
+  onPhone.addEventListener('change', relayout);
   let spokenUpTo = -1;
   let spokenNext = '';
   let voice = api.prefs.voice();
@@ -348,19 +353,25 @@ export function hostScreen(app, code, token) {
     const controls = moderator ? (pl) => modControls(t, v, pl) : null;
     const seats = h('section', { class: 'panel seats-panel' }, moderator ? foulPicker(t, v) : null, seatList(t, v, { controls, roles: moderator ? true : 'public' }));
     const bar = token ? hostBar(t, v, moderator) : h('div', { class: 'host-bar' }, sounds());
-    // The stage and what the room reads first: the night's outcome, the seats
-    // drawn, the votes; the host's controls right under the stage.
-    const main = h('div', { class: 'col-main' }, head, morningCard(t, v, 'panel'), bar, reseat(t, v),
-      seatsDrawn(v) ? seatingCard(t, v, { cls: 'panel' }) : null, noms, voteBox, newsBox);
-    const side = h('div', { class: 'col-side' });
-    if (moderator) side.append(cardsPanel(t));
     const night = moderator ? nightPanel(t, v, P) : null;
-    if (night) side.append(night);
-    side.append(seats);
-    if (moderator) {
-      side.append(h('section', { class: 'panel' }, h('h2', null, t('host.story')), storyList(t, v)));
+    const story = moderator ? h('section', { class: 'panel' }, h('h2', null, t('host.story')), storyList(t, v)) : null;
+    let out;
+    if (moderator && onPhone.matches) {
+      // A referee's console on a phone is one column, in the order a referee
+      // reaches for it: the stage and its controls, then the seats with their
+      // fouls and removals (a sport referee's main tools), the night's
+      // choices, and only then what the room reads and the story.
+      out = [h('div', { class: 'game-grid console-phone', dataset: { layout: 'phone' } },
+        h('div', { class: 'col-main' }, head, bar, seats, night, morningCard(t, v, 'panel'), reseat(t, v),
+          seatsDrawn(v) ? seatingCard(t, v, { cls: 'panel' }) : null, noms, voteBox, newsBox, cardsPanel(t), story))];
+    } else {
+      // The stage and what the room reads first: the night's outcome, the
+      // seats drawn, the votes; the host's controls right under the stage.
+      const main = h('div', { class: 'col-main' }, head, morningCard(t, v, 'panel'), bar, reseat(t, v),
+        seatsDrawn(v) ? seatingCard(t, v, { cls: 'panel' }) : null, noms, voteBox, newsBox);
+      const side = h('div', { class: 'col-side' }, moderator ? cardsPanel(t) : null, night, seats, story);
+      out = [h('div', { class: 'game-grid' }, main, side)];
     }
-    const out = [h('div', { class: 'game-grid' }, main, side)];
     if (token && !moderator && (has(v, 'warn') || has(v, 'remove'))) {
       // Fouls and removals (R-SPORT-16), folded away on the shared screen.
       out.push(h('details', { class: 'panel moderation', open: unfolded('details.moderation') }, h('summary', null, t('host.moderation')),
@@ -770,6 +781,7 @@ export function hostScreen(app, code, token) {
     unmount() {
       session.stop();
       clearTimeout(extras.timer);
+      onPhone.removeEventListener('change', relayout);
       clearInterval(signals);
       document.removeEventListener('pointerdown', wakeAudio);
       document.removeEventListener('pointerup', letGoCards);
