@@ -805,6 +805,7 @@ export default {
   'evening.not_started': 'Not started yet',
   'evening.table': 'Table {table}',
   'evening.table_over': 'over',
+  'evening.uncounted': 'This game is over but could not be counted: its seats were not the evening’s seating. Its points are left out; the evening goes on.',
   'evening.table_closed': 'Nobody plays at this table this round.',
   'evening.sit_out_list': 'Sitting out: {names}',
   'evening.hidden': 'The standings are hidden from round {round} on, until the organiser shows them.',

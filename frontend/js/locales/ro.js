@@ -775,6 +775,7 @@ export default {
   'evening.not_started': 'Încă nu a început',
   'evening.table': 'Masa {table}',
   'evening.table_over': 'joc încheiat',
+  'evening.uncounted': 'Acest joc s-a încheiat, dar nu a putut fi numărat: locurile lui nu erau cele ale așezării serii. Punctele lui nu intră în clasament; seara continuă.',
   'evening.table_closed': 'Nimeni nu joacă la această masă în runda aceasta.',
   'evening.sit_out_list': 'Stau pe dinafară: {names}',
   'evening.hidden': 'Clasamentul este ascuns de la runda {round}, până când organizatorul îl arată.',

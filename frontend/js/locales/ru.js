@@ -775,6 +775,7 @@ export default {
   'evening.not_started': 'Ещё не начался',
   'evening.table': 'Стол {table}',
   'evening.table_over': 'игра окончена',
+  'evening.uncounted': 'Эта игра окончена, но не засчитана: её места не совпали с рассадкой вечера. Её очки не входят в таблицу; вечер продолжается.',
   'evening.table_closed': 'В этом туре за этим столом никто не играет.',
   'evening.sit_out_list': 'Пропускают тур: {names}',
   'evening.hidden': 'Таблица скрыта начиная с тура {round}, пока организатор её не откроет.',

@@ -775,6 +775,7 @@ export default {
   'evening.not_started': 'Ще не почався',
   'evening.table': 'Стіл {table}',
   'evening.table_over': 'гру завершено',
+  'evening.uncounted': 'Ця гра закінчилася, але не зарахована: її місця не збіглися з розсадкою вечора. Її очки не входять до таблиці; вечір триває.',
   'evening.table_closed': 'У цьому турі за цим столом ніхто не грає.',
   'evening.sit_out_list': 'Пропускають тур: {names}',
   'evening.hidden': 'Таблицю приховано починаючи з туру {round}, доки організатор її не відкриє.',

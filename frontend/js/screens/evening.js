@@ -87,7 +87,10 @@ function tablesOf(t, v, round, { me, links } = {}) {
   const who = names(v);
   return h('div', { class: 'ev-tables' }, r.tables.map((table) => h('section', { class: ['ev-table', table.over && 'over'], dataset: { table: table.table, game: table.game || '' } },
     h('h3', null, t('evening.table', { table: table.table }), table.game ? h('span', { class: 'muted small' }, ' · ', h('span', { class: 'ev-code', lang: 'zxx' }, table.game)) : null,
-      table.over ? h('span', { class: 'ev-done' }, ' ✓ ' + t('evening.table_over')) : null),
+      table.over && !table.uncounted ? h('span', { class: 'ev-done' }, ' ✓ ' + t('evening.table_over')) : null),
+    // A game whose seats were not the seating's is over but left out of the
+    // standings (docs/API.md): the room is told, and the evening goes on.
+    table.uncounted ? h('p', { class: 'notice', role: 'status', dataset: { uncounted: '' } }, '⚠ ' + t('evening.uncounted')) : null,
     table.players.length
       ? h('ol', { class: 'ev-seats' }, table.players.map((id) => h('li', { class: id === me ? 'mine' : null, dataset: { player: id } }, h('bdi', null, who.get(id) || id))))
       : h('p', { class: 'muted' }, t('evening.table_closed')),
