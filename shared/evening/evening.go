@@ -269,6 +269,17 @@ func NextRound(s State) (int, error) {
 	return len(s.Played), nil
 }
 
+// Ready is the round (from 0) the organiser may start now (NextRound), and
+// before the draw it checks at once that the roster can fill every table
+// (ErrRosterSmall), which the draw would find only after its work.
+func Ready(s State) (int, error) {
+	r, err := NextRound(s)
+	if err == nil && !s.Drawn() && len(s.Present()) < s.need() {
+		err = s.tooSmall()
+	}
+	return r, err
+}
+
 // StartRound starts round (from 0) of a drawn evening with the room codes of
 // its games by table ("" for a closed table), which the service made with the
 // players of Seated. It refuses a round that is not NextRound, as when another

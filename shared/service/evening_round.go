@@ -36,26 +36,31 @@ func claimedFor(actionID string) string {
 const roundClaimFor = 30 * time.Second
 
 // roundGames are the games a start of a round made: the round, the seating
-// they were made for, the games' codes by table, and the claim they were
-// made under.
+// they were made for (the players present it was drawn for, the schedule and
+// the random seating's score), the games' codes by table, and the claim they
+// were made under.
 type roundGames struct {
-	round  int
-	seated [][]string
-	codes  []string
-	claim  string
+	round    int
+	present  []string
+	schedule []byte
+	random   float64
+	seated   [][]string
+	codes    []string
+	claim    string
 }
 
 // makeRound makes the games of the round the organiser may start now; nil
 // when the action was applied already. It first claims the round on the
-// evening, in a write that also draws the seating at the first round (and
-// so closes the roster to the phones' new names, evening.Draw): a
-// start of the same round by another action meanwhile, a double tap or a
-// second device, is answered busy while the claim holds, and its client's
-// retry finds the round started; the same action sent again takes the
-// claim over. So only one request makes a round's games,
-// and no game is left that no evening names, but those of a request that
-// died holding the claim; and the joins that keep coming while the first
-// round starts no longer change the roster under it.
+// evening, in a write that also closes the roster to the phones' new names
+// (which the draw does in any case): a start of the same round by another
+// action meanwhile, a double tap or a second device, is answered busy while
+// the claim holds, and its client's retry finds the round started; the same
+// action sent again takes the claim over. So only one request makes a
+// round's games, and no game is left that no evening names, but those of a
+// request that died holding the claim; and the joins that keep coming while
+// the first round starts no longer change the roster under it. The seating
+// is drawn after the claim, outside any write's budget: it is the one
+// request's work, up to a second of a core.
 func (s *Service) makeRound(ctx context.Context, code string, a EveningAction, organizer func(*eveningItem) error) (*roundGames, error) {
 	id, err := s.token()
 	if err != nil {
@@ -75,33 +80,34 @@ func (s *Service) makeRound(ctx context.Context, code string, a EveningAction, o
 		if applied = seenIn(got.Acted, rules.Actor{Host: true}, a.ID); applied {
 			return recorded, nil
 		}
-		if round, err = evening.NextRound(got.State); err != nil {
+		if round, err = evening.Ready(got.State); err != nil {
 			return false, err
 		}
 		if c := got.Starting; c != nil && now.UnixMilli() < c.Until && c.ID != id && c.Action != claimedFor(a.ID) {
 			return false, fail(ErrBusy, "the round is being started by another request; it is ready in a moment", nil)
 		}
-		st, err := evening.Draw(got.State)
-		if err != nil {
-			return false, err
-		}
-		got.State = st
+		got.State.Closed = true
 		got.Starting = &roundClaim{Round: round, ID: id, Action: claimedFor(a.ID), Until: now.Add(roundClaimFor).UnixMilli()}
 		return true, nil
 	})
 	if err != nil || applied {
 		return nil, err
 	}
-	seated, err := evening.Seated(it.State, round)
+	st, err := evening.Draw(it.State)
+	if err != nil {
+		return nil, refused(err)
+	}
+	seated, err := evening.Seated(st, round)
 	if err != nil {
 		return nil, fail(ErrInternal, "the evening's seating could not be read", err)
 	}
-	g := &roundGames{round: round, seated: seated, codes: make([]string, len(seated)), claim: id}
+	g := &roundGames{round: round, present: st.Present(), schedule: st.Schedule, random: st.Random,
+		seated: seated, codes: make([]string, len(seated)), claim: id}
 	for t, players := range seated {
 		if players == nil {
 			continue // closed this round
 		}
-		if g.codes[t], err = s.seatGame(ctx, it, it.State, t, players); err != nil {
+		if g.codes[t], err = s.seatGame(ctx, it, st, t, players); err != nil {
 			return nil, err
 		}
 	}
@@ -109,21 +115,29 @@ func (s *Service) makeRound(ctx context.Context, code string, a EveningAction, o
 }
 
 // start names the games in the evening and lets the claim go, if the claim
-// is still this request's and the round's seating is still the one they
-// were made for (the organiser's swap on another device could change it).
+// is still this request's and the evening is still as they were made for:
+// the same seating (drawn by this request, for the players still present,
+// or the one stored), which the organiser's change of the roster on another
+// device could have changed.
 func (g *roundGames) start(it *eveningItem) error {
 	if c := it.Starting; c == nil || c.ID != g.claim {
 		return fail(ErrBusy, "another request started this round meanwhile; it is ready in a moment", nil)
 	}
-	seated, err := evening.Seated(it.State, g.round)
+	st := it.State
+	if !st.Drawn() && slices.Equal(st.Present(), g.present) {
+		st.Schedule, st.Random = g.schedule, g.random
+	}
+	if !st.Drawn() {
+		return fail(ErrBusy, "the roster changed while the round was starting, try again", nil)
+	}
+	seated, err := evening.Seated(st, g.round)
 	if err != nil {
 		return fail(ErrInternal, "the evening's seating could not be read", err)
 	}
 	if !slices.EqualFunc(seated, g.seated, slices.Equal) {
 		return fail(ErrBusy, "the seating changed while the round was starting, try again", nil)
 	}
-	st, err := evening.StartRound(it.State, g.round, g.codes)
-	if err != nil {
+	if st, err = evening.StartRound(st, g.round, g.codes); err != nil {
 		return err
 	}
 	it.State, it.Starting = st, nil
