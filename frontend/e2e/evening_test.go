@@ -331,7 +331,7 @@ func movePlace(t *testing.T, srv *testServer, org, from, to *page, code, token s
 }
 
 // toSeatWithin bounds a phone's way to its seat when a round starts: the
-// game's end screen asks the evening every EVENING_POLL_MS (4 s, evening.js),
+// game's end screen asks the evening every EVENING_POLL_MS (4 s, poll.js),
 // then the evening's page loads and reads the evening, then the game's. Twenty
 // phones and three screens share two cores here, so the bound is ten times
 // what that takes alone (6 s at most): only a phone that never moves fails.

@@ -14,6 +14,9 @@ export const HIDDEN_MIN_MS = 5000;
 export const HIDDEN_MAX_MS = 60000;
 export const BACKOFF_START_MS = 1000;
 export const BACKOFF_MAX_MS = 15000;
+// EVENING_POLL_MS is how often a phone or a referee's console at the end of
+// an evening's game asks whether the next round has begun.
+export const EVENING_POLL_MS = 4000;
 
 // nextDelay is how long to wait before the next poll. After failures it backs off
 // exponentially (1 s, 2 s, 4 s … up to 15 s, with ±25% jitter so that a room full of

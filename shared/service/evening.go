@@ -525,8 +525,9 @@ func eveningLookalike(name string, roster []evening.Player) error {
 
 // ActEvening applies one action of the organiser (ActStartRound, ActRecord,
 // the roster's changes ActSwap, ActAbsent, ActLate, the word on the
-// standings ActExtra, ActHideStandings, ActShowStandings, ActReseat and
-// ActSetModerator), or a table's referee's extra points at a game of their
+// standings ActExtra, ActHideStandings, ActShowStandings, ActReseat,
+// ActSetModerator, the roster's door ActCloseRoster and ActOpenRoster, and
+// ActNewReferee), or a table's referee's extra points at a game of their
 // table (ActExtra, from the console: evening.ErrNotYourTable at another's),
 // and returns the actor's view after it. An action id already applied
 // changes nothing and answers with the view, so a retry is safe. A reseat

@@ -10,10 +10,6 @@ import { Poller } from '../poll.js';
 import { isolate } from '../story.js';
 import { topbar, withLink, seatCodeForm } from '../ui.js';
 
-// EVENING_POLL_MS is how often a phone or a referee's console at the end of
-// an evening's game asks whether the next round has begun.
-export const EVENING_POLL_MS = 4000;
-
 // follow polls an evening for one viewer (token, or none for the public
 // view): onView gets each new view, onFatal a final refusal (404, 401).
 function follow(code, token, onView, onFatal) {

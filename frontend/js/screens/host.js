@@ -10,7 +10,8 @@ import { countdown, timeSignal, remaining } from '../format.js';
 import { roleKey, makeT } from '../i18n.js';
 import { ruleBook, rulesName } from '../options.js';
 import { publicPart } from '../view.js';
-import { extraForm, actionError, EVENING_POLL_MS } from './evening.js';
+import { extraForm, actionError } from './evening.js';
+import { EVENING_POLL_MS } from '../poll.js';
 import { isolate, playerIndex, playerLabel, eventText, voteLines, lastVote, announcements, tidy, nextStepText, seatsDrawn, SPOKEN } from '../story.js';
 import {
   topbar, timer, closingLine, phaseTitle, phaseKey, withLink, seatList, storyList, rolesList, noticeBox, stepData, morningCard, seatingCard, nextLine, soundBar, targetButtons, ICON,

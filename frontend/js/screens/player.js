@@ -7,7 +7,7 @@ import { buzz, wakeCard } from '../device.js';
 import { roleKey, sheriffVariant } from '../i18n.js';
 import { playerIndex, playerLabel, lastVote, voteLines, seatsDrawn, bestMoveOf, eventText } from '../story.js';
 import { togglePick } from '../pick.js';
-import { EVENING_POLL_MS } from './evening.js';
+import { EVENING_POLL_MS } from '../poll.js';
 import {
   topbar, timer, closingLine, seatCodeForm, phaseTitle, phaseKey, seatList, storyList, rolesList, targetButtons, noticeBox, stepData, morningCard, seatingCard, nextLine, ICON,
 } from '../ui.js';

@@ -8,7 +8,6 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -77,8 +76,10 @@ type EveningResult struct {
 	// tables' referees tried against the evening beside its games
 	// (strangers), by what, status and code: each must be a 4xx.
 	Strangers map[string]int `json:"strangers"`
-	Errors    []string       `json:"errors,omitempty"`
-	Took      time.Duration  `json:"took"`
+	// StrangersLet counts those of them not refused with a 4xx.
+	StrangersLet int           `json:"strangersLet"`
+	Errors       []string      `json:"errors,omitempty"`
+	Took         time.Duration `json:"took"`
 }
 
 // EveningReport is what PlayEvenings measured, for people (Text), tools
@@ -187,13 +188,10 @@ func PlayEvenings(ctx context.Context, cfg EveningConfig) (EveningReport, error)
 			r.Finished++
 		}
 		r.StandingsMatch = r.StandingsMatch && res.StandingsMatch
-		for k, n := range res.Strangers {
+		for _, n := range res.Strangers {
 			r.Strangers += n
-			if status, _ := strconv.Atoi(strings.Fields(k)[1]); status < 400 || status >= 500 {
-				r.StrangersLet += n
-				r.Errors = append(r.Errors, fmt.Sprintf("evening %s: %d strangers' tries answered %s", res.Code, n, k))
-			}
 		}
+		r.StrangersLet += res.StrangersLet
 		for _, g := range res.Games {
 			r.Games++
 			if g.Finished {
@@ -811,9 +809,17 @@ func (e *eveningRun) strangers(ctx context.Context, v evening.View, r, base int)
 				}
 				continue
 			}
+			answer := fmt.Sprintf("%s %d %s", try.what, res.Status, res.ErrorCode())
+			let := res.Status < 400 || res.Status >= 500
 			e.mu.Lock()
-			e.res.Strangers[fmt.Sprintf("%s %d %s", try.what, res.Status, res.ErrorCode())]++
+			e.res.Strangers[answer]++
+			if let {
+				e.res.StrangersLet++
+			}
 			e.mu.Unlock()
+			if let {
+				e.fail("a stranger's try at table %d answered %s", tv.Table, answer)
+			}
 		}
 	}
 }
